@@ -1,0 +1,55 @@
+"""The ``crib`` command: one entry point, one sub-command family per part of the product.
+
+Each part owns its sub-commands in its own ``cli`` module with a ``register(subparsers)`` function, so
+adding a part is one line in :data:`COMMANDS` and no part imports another's heavy dependencies (the
+scoring commands start without loading OpenCV).  Errors that come from what the user typed or pointed
+at are printed as one sentence, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+
+#: Modules that add sub-commands, in the order ``crib --help`` lists them.
+COMMANDS: tuple[str, ...] = (
+    "companion.rules.cli",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every part's sub-commands registered."""
+    parser = argparse.ArgumentParser(
+        prog="crib",
+        description="The crib companion: counts, pegs and explains every cribbage score.",
+    )
+    parser.add_argument("--version", action="version", version=f"crib {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``crib`` command and return its exit status (2 for bad input, 1 for I/O trouble)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, LookupError) as error:
+        print(f"crib: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"crib: {error}", file=sys.stderr)
+        return 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
