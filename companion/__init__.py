@@ -1,3 +1,3 @@
-"""The crib companion: a cribbage table helper that reads the cards, counts every score and pegs an LED board."""
+"""The crib companion: reads the cards on a cribbage table, counts every score and pegs an LED board."""
 
 __version__ = "0.1.0"

@@ -1,1 +1,26 @@
-"""The rules of cribbage: the show, the play and the game.  No I/O: only the standard library and cards."""
+"""The rules of cribbage: the show, the play and the game.
+
+No I/O here: this package imports only the standard library and :mod:`companion.cards`, so the same
+engine serves the camera-driven table, the tests and any simulator.  Reading and writing game files,
+drawing the board and talking to hardware live elsewhere.
+"""
+
+from companion.rules.errors import IllegalAction, IllegalHand, IllegalPlay, RulesError
+from companion.rules.items import Kind, ScoreItem, spoken_count
+from companion.rules.play import Peg, Pegging, pegging_items
+from companion.rules.show import ShowScore, score_hand
+
+__all__ = [
+    "IllegalAction",
+    "IllegalHand",
+    "IllegalPlay",
+    "Kind",
+    "Peg",
+    "Pegging",
+    "RulesError",
+    "ScoreItem",
+    "ShowScore",
+    "pegging_items",
+    "score_hand",
+    "spoken_count",
+]
