@@ -1,0 +1,189 @@
+"""What happens at the table, as small frozen values posted to the game loop.
+
+Every source of input -- the knobs and buttons (:mod:`companion.controls`), the camera's tracker, the
+scoreboard's PIN-protected page and the loop's own timers -- turns what it saw into one of these events
+and puts it on the loop's queue.  Nothing else touches the game: the loop takes events one at a time, so
+the game has exactly one owner and no locks are needed around it.
+
+The names are the table's words: a player *dials* a claim and *pegs* it, *calls muggins*, says *go*; a
+card *lands* in a zone or is *lifted*.  Each event has a ``to_dict`` form with a ``"event"`` key so the
+journal and the scoreboard can carry it as JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar, TypeAlias
+
+__all__ = [
+    "CallMuggins",
+    "CardLanded",
+    "CardLifted",
+    "Correct",
+    "DialClaim",
+    "Event",
+    "MugginsExpired",
+    "NewGame",
+    "PegClaim",
+    "SayGo",
+    "SetMode",
+    "Shutdown",
+    "Undo",
+    "event_from_dict",
+    "event_to_dict",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DialClaim:
+    """A player turned their knob: the claim they are about to peg moves by ``steps`` (negative = down)."""
+
+    name: ClassVar[str] = "dial"
+    player: int
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class PegClaim:
+    """A player pressed their knob: peg the claim dialled so far (in the play, with nothing dialled, a go)."""
+
+    name: ClassVar[str] = "peg"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class SayGo:
+    """A player says "go": they cannot lay a card without passing 31."""
+
+    name: ClassVar[str] = "go"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallMuggins:
+    """A player calls muggins on points the opponent left behind."""
+
+    name: ClassVar[str] = "muggins"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last action (a misread card, a claim pegged too soon)."""
+
+    name: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Abandon the game in progress and start a fresh one (the undo button held down)."""
+
+    name: ClassVar[str] = "new-game"
+
+
+@dataclass(frozen=True, slots=True)
+class CardLanded:
+    """The camera saw a card come to rest face up in a zone (``"player0"``, ``"player1"``, ``"starter"``,
+    ``"crib"``, ``"cut0"``, ``"cut1"``)."""
+
+    name: ClassVar[str] = "landed"
+    card: str
+    zone: str
+    at: float = 0.0
+    """When the frame that showed it was taken (seconds, monotonic clock of the source); for latency."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardLifted:
+    """The camera saw a card leave a zone (gathered up at the end of a deal, or picked back up)."""
+
+    name: ClassVar[str] = "lifted"
+    card: str
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """A correction from the scoreboard: the card the camera saw as ``seen`` is really ``card``
+    (``seen`` empty when the camera could not name it at all) laid in ``zone``."""
+
+    name: ClassVar[str] = "correct"
+    card: str
+    zone: str
+    seen: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetMode:
+    """Switch between automatic counting (``"auto"``) and players claiming with muggins (``"claims"``)."""
+
+    name: ClassVar[str] = "mode"
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsExpired:
+    """The loop's timer: the chance to call muggins on an under-claim (its ``serial``) has passed."""
+
+    name: ClassVar[str] = "muggins-expired"
+    serial: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shutdown:
+    """Stop the loop (the process is ending)."""
+
+    name: ClassVar[str] = "shutdown"
+
+
+Event: TypeAlias = (
+    DialClaim
+    | PegClaim
+    | SayGo
+    | CallMuggins
+    | Undo
+    | NewGame
+    | CardLanded
+    | CardLifted
+    | Correct
+    | SetMode
+    | MugginsExpired
+    | Shutdown
+)
+
+_TYPES: dict[str, Any] = {
+    cls.name: cls
+    for cls in (
+        DialClaim,
+        PegClaim,
+        SayGo,
+        CallMuggins,
+        Undo,
+        NewGame,
+        CardLanded,
+        CardLifted,
+        Correct,
+        SetMode,
+        MugginsExpired,
+        Shutdown,
+    )
+}
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The JSON form: ``{"event": name, **fields}``."""
+    return {"event": event.name, **asdict(event)}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Read an event back from its JSON form; an unknown name or missing field is a ValueError."""
+    name = data.get("event")
+    cls = _TYPES.get(str(name))
+    if cls is None:
+        raise ValueError(f"{name!r} is not an event the table knows")
+    names = {f.name for f in fields(cls)}
+    try:
+        event: Event = cls(**{k: v for k, v in data.items() if k in names})
+    except TypeError as error:
+        raise ValueError(f"event {name!r} is missing a field: {error}") from None
+    return event
