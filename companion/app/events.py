@@ -19,6 +19,7 @@ __all__ = [
     "CallMuggins",
     "CardLanded",
     "CardLifted",
+    "Claim",
     "Correct",
     "DialClaim",
     "Event",
@@ -49,6 +50,15 @@ class PegClaim:
 
     name: ClassVar[str] = "peg"
     player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A player claims ``points`` for what they are counting now (typed on the scoreboard, or dialled)."""
+
+    name: ClassVar[str] = "claim"
+    player: int
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +149,7 @@ class Shutdown:
 Event: TypeAlias = (
     DialClaim
     | PegClaim
+    | Claim
     | SayGo
     | CallMuggins
     | Undo
@@ -156,6 +167,7 @@ _TYPES: dict[str, Any] = {
     for cls in (
         DialClaim,
         PegClaim,
+        Claim,
         SayGo,
         CallMuggins,
         Undo,

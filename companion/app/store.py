@@ -1,0 +1,409 @@
+"""The saved game: a SQLite journal written before anything takes effect, and the finished games kept.
+
+Nothing is lost when the power is pulled.  The game loop writes every action (a small JSON object: a card
+laid, a go, a claim pegged, an undo) to the journal and commits it -- write-ahead log, ``synchronous =
+FULL``, so the commit is on the disk -- *before* the engine applies it.  Starting again, the loop reads
+the unfinished game back and replays its actions through the same engine, which rebuilds exactly the
+state it had: the board is re-lit and the scoreboard shows the same thing.
+
+An undo is journalled too: it removes the last action's row in the same committed transaction, so the
+journal always holds exactly the actions that stand.
+
+Finished games keep their result and, per player, the figures the statistics are made of (points from
+hands, cribs and pegging, and how many of each), grouped into matches (best of three by default).
+
+Standard library only (``sqlite3``): the Pi needs nothing else to keep its history.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+__all__ = ["GameSummary", "Journal", "PlayerStats", "SavedGame", "SeatSummary"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    finished REAL,
+    players TEXT NOT NULL,
+    games_to_win INTEGER NOT NULL,
+    winner INTEGER
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER REFERENCES matches(id),
+    started REAL NOT NULL,
+    finished REAL,
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    settings TEXT NOT NULL,
+    players TEXT NOT NULL,
+    winner INTEGER,
+    skunk INTEGER NOT NULL DEFAULT 0,
+    scores TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    skunked INTEGER NOT NULL,
+    hand_points INTEGER NOT NULL,
+    hands INTEGER NOT NULL,
+    crib_points INTEGER NOT NULL,
+    cribs INTEGER NOT NULL,
+    pegging_points INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game read back from the journal: enough to rebuild it by replaying ``actions``."""
+
+    id: int
+    match_id: int | None
+    settings: dict[str, Any]
+    players: tuple[str, ...]
+    actions: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One player's part in a finished game."""
+
+    name: str
+    score: int
+    hand_points: int = 0
+    hands: int = 0
+    crib_points: int = 0
+    cribs: int = 0
+    pegging_points: int = 0
+    deals: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """How a game ended: the winner's seat, the skunk (0 none, 1 skunk, 2 double skunk) and each seat."""
+
+    winner: int
+    skunk: int
+    seats: tuple[SeatSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record over every finished game, by name."""
+
+    name: str
+    games: int
+    wins: int
+    skunks_given: int
+    skunked: int
+    matches_won: int
+    average_hand: float
+    average_crib: float
+    average_pegging: float
+    """Points pegged in the play per deal."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "skunks_given": self.skunks_given,
+            "skunked": self.skunked,
+            "matches_won": self.matches_won,
+            "average_hand": round(self.average_hand, 2),
+            "average_crib": round(self.average_crib, 2),
+            "average_pegging": round(self.average_pegging, 2),
+        }
+
+
+class Journal:
+    """The SQLite file holding the game in progress and every finished one.
+
+    One connection, shared under a lock: the game loop writes, the scoreboard may read statistics from
+    the web server's thread.  ``close()`` is idempotent; the journal is a context manager.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:" and not self.path.parent.is_dir():
+            folder = self.path.parent
+            raise FileNotFoundError(f"cannot keep the game in {self.path}: folder {folder} is missing")
+        self._lock = threading.Lock()
+        try:
+            self._db: sqlite3.Connection | None = sqlite3.connect(
+                str(path), check_same_thread=False, isolation_level=None
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise OSError(f"{self.path} is not a game database the companion can use ({error})") from None
+
+    # -- the game in progress ---------------------------------------------------------------------
+
+    def begin_match(self, players: Sequence[str], games_to_win: int = 2) -> int:
+        """Open a match (best of ``2 * games_to_win - 1``) and return its id."""
+        with self._write() as db:
+            cursor = db.execute(
+                "INSERT INTO matches (started, players, games_to_win) VALUES (?, ?, ?)",
+                (time.time(), json.dumps(list(players)), games_to_win),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def begin_game(self, settings: dict[str, Any], players: Sequence[str], match_id: int | None) -> int:
+        """Start a game (any unfinished one is marked abandoned) and return its id."""
+        with self._write() as db:
+            db.execute("UPDATE games SET abandoned = 1 WHERE finished IS NULL AND abandoned = 0")
+            cursor = db.execute(
+                "INSERT INTO games (match_id, started, settings, players) VALUES (?, ?, ?, ?)",
+                (match_id, time.time(), json.dumps(settings), json.dumps(list(players))),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def append(self, game_id: int, action: dict[str, Any]) -> int:
+        """Write one action and commit it to disk; returns its sequence number (0 first)."""
+        text = json.dumps(action, separators=(",", ":"))
+        with self._write() as db:
+            row = db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,))
+            seq = int(row.fetchone()[0])
+            db.execute(
+                "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                (game_id, seq, time.time(), text),
+            )
+            return seq
+
+    def pop(self, game_id: int) -> dict[str, Any] | None:
+        """Undo: remove the last action and commit; returns it (None if the game has none)."""
+        with self._write() as db:
+            row = db.execute(
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+            action: dict[str, Any] = json.loads(row[1])
+            return action
+
+    def actions(self, game_id: int) -> tuple[dict[str, Any], ...]:
+        """The actions that stand, in order."""
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return tuple(json.loads(text) for (text,) in rows)
+
+    def unfinished(self) -> SavedGame | None:
+        """The game to resume after a restart, if one was in progress."""
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT id, match_id, settings, players FROM games "
+                "WHERE finished IS NULL AND abandoned = 0 ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        if row is None:
+            return None
+        game_id, match_id, settings, players = row
+        return SavedGame(
+            int(game_id),
+            None if match_id is None else int(match_id),
+            json.loads(settings),
+            tuple(json.loads(players)),
+            self.actions(int(game_id)),
+        )
+
+    def abandon(self, game_id: int) -> None:
+        """Give up a game (a new game was asked for): it stays in the file but never counts."""
+        with self._write() as db:
+            db.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+
+    # -- finished games and matches -----------------------------------------------------------------
+
+    def finish_game(self, game_id: int, summary: GameSummary) -> None:
+        """Record the result and each player's figures (idempotent: finishing twice changes nothing)."""
+        with self._write() as db:
+            done = db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+            if done is None:
+                raise LookupError(f"there is no game {game_id} in {self.path}")
+            if done[0] is not None:
+                return
+            scores = [seat.score for seat in summary.seats]
+            db.execute(
+                "UPDATE games SET finished = ?, winner = ?, skunk = ?, scores = ? WHERE id = ?",
+                (time.time(), summary.winner, summary.skunk, json.dumps(scores), game_id),
+            )
+            for index, seat in enumerate(summary.seats):
+                won = index == summary.winner
+                db.execute(
+                    "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        index,
+                        seat.name,
+                        seat.score,
+                        int(won),
+                        0 if won else summary.skunk,
+                        seat.hand_points,
+                        seat.hands,
+                        seat.crib_points,
+                        seat.cribs,
+                        seat.pegging_points,
+                        seat.deals,
+                    ),
+                )
+
+    def match_games_won(self, match_id: int) -> tuple[int, ...]:
+        """Games won so far in a match, per seat."""
+        with self._lock:
+            db = self._conn()
+            found = db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if found is None:
+                raise LookupError(f"there is no match {match_id} in {self.path}")
+            players = json.loads(found[0])
+            rows = db.execute(
+                "SELECT winner, COUNT(*) FROM games "
+                "WHERE match_id = ? AND finished IS NOT NULL GROUP BY winner",
+                (match_id,),
+            ).fetchall()
+        won = [0] * len(players)
+        for winner, count in rows:
+            won[int(winner)] = int(count)
+        return tuple(won)
+
+    def finish_match(self, match_id: int, winner: int) -> None:
+        with self._write() as db:
+            db.execute(
+                "UPDATE matches SET finished = ?, winner = ? WHERE id = ? AND finished IS NULL",
+                (time.time(), winner, match_id),
+            )
+
+    def open_match(self) -> tuple[int, int] | None:
+        """The match still being played (id, games to win), if any."""
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT id, games_to_win FROM matches WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def history(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The most recent finished games, newest first."""
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT id, match_id, finished, players, winner, skunk, scores FROM games "
+                "WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [
+            {
+                "game": int(gid),
+                "match": mid,
+                "finished": finished,
+                "players": json.loads(players),
+                "winner": winner,
+                "skunk": skunk,
+                "scores": json.loads(scores),
+            }
+            for gid, mid, finished, players, winner, skunk, scores in rows
+        ]
+
+    def statistics(self) -> list[PlayerStats]:
+        """Each player's record over all finished games, by name, most wins first."""
+        with self._lock:
+            db = self._conn()
+            rows = db.execute(
+                "SELECT name, COUNT(*), SUM(won), SUM(CASE WHEN won = 1 AND g.skunk > 0 THEN 1 ELSE 0 END), "
+                "SUM(CASE WHEN skunked > 0 THEN 1 ELSE 0 END), SUM(hand_points), SUM(hands), "
+                "SUM(crib_points), SUM(cribs), SUM(pegging_points), SUM(deals) "
+                "FROM seats JOIN games g ON g.id = seats.game_id GROUP BY name"
+            ).fetchall()
+            match_rows = db.execute("SELECT players, winner FROM matches WHERE winner IS NOT NULL").fetchall()
+        matches: dict[str, int] = {}
+        for players, winner in match_rows:
+            name = json.loads(players)[int(winner)]
+            matches[name] = matches.get(name, 0) + 1
+        stats = [
+            PlayerStats(
+                name=name,
+                games=int(games),
+                wins=int(wins),
+                skunks_given=int(given),
+                skunked=int(skunked),
+                matches_won=matches.get(name, 0),
+                average_hand=hand / hands if hands else 0.0,
+                average_crib=crib / cribs if cribs else 0.0,
+                average_pegging=pegging / deals if deals else 0.0,
+            )
+            for name, games, wins, given, skunked, hand, hands, crib, cribs, pegging, deals in rows
+        ]
+        return sorted(stats, key=lambda s: (-s.wins, s.name))
+
+    # -- plumbing -----------------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise OSError(f"the game journal {self.path} is closed")
+        return self._db
+
+    def _write(self) -> _Transaction:
+        return _Transaction(self)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class _Transaction:
+    """``with journal._write() as db:`` -- one committed transaction under the journal's lock."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._journal._lock.acquire()
+        try:
+            db = self._journal._conn()
+            db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._journal._lock.release()
+            raise
+        return db
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        try:
+            db = self._journal._conn()
+            db.execute("ROLLBACK" if kind is not None else "COMMIT")
+        finally:
+            self._journal._lock.release()
