@@ -1,0 +1,554 @@
+"""A board in pure Python: the same protocol as the firmware, drawn in the terminal and as SVG.
+
+It is the board the companion uses when none is attached, and the peer the link's tests talk to.  Open
+it like any port, by URL: ``virtual://`` (or ``virtual://NAME`` for a board of that name that outlives
+the port, as a physical board outlives its cable), through pyserial's ``serial_for_url``.  Options in
+the query string model the real thing: ``?boot=1.5`` makes it ignore bytes for 1.5 s after the port is
+opened (a Nano's bootloader after the DTR reset), ``?reset=0`` keeps its state across reopening (a board
+without auto-reset), ``?latch=0.008`` delays each reply like a 242-LED refresh.
+
+How it draws (the firmware's own rounding may differ by a step): a forward peg in the track's colour
+times brightness/255, the rear peg a quarter of that, then the current cap scales every channel down if
+the frame would draw more than the cap (1 mA per LED plus 20 mA per full channel).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+from xml.sax.saxutils import escape
+
+import serial
+from serial.serialutil import PortNotOpenError, SerialBase, SerialException, Timeout
+
+from companion.board.layout import Layout, default_layout
+from companion.board.protocol import (
+    PROTOCOL_VERSION,
+    BadFrame,
+    Frame,
+    FrameDecoder,
+    NakReason,
+    ok,
+    pairs,
+)
+from companion.board.state import (
+    DARK,
+    BoardState,
+    Colour,
+    Mode,
+    StateRangeError,
+    StateSyntaxError,
+)
+
+FIRMWARE_VERSION = "0.1.0"
+DEFAULT_CAP_MA = 1500
+IDLE_MA_PER_LED = 1.0
+MA_PER_FULL_CHANNEL = 20.0
+BLINK_PERIOD_S = 0.5  # the tentative peg blinks at 2 Hz: lit for the first half of each period
+TEST_STEP_S = 0.01  # the self-test lights each LED for this long, in chain order
+WIN_STEP_S = 0.08  # the winner's chase moves one hole this often
+IDLE_STEP_S = 0.1
+
+
+# --- drawing ---------------------------------------------------------------------------------------
+
+
+def current_ma(leds: Sequence[Colour]) -> float:
+    """The estimated current of a frame, as the firmware estimates it before sending it."""
+    channels = sum(c.red + c.green + c.blue for c in leds)
+    return IDLE_MA_PER_LED * len(leds) + MA_PER_FULL_CHANNEL * channels / 255
+
+
+def cap_current(leds: Sequence[Colour], cap_ma: float) -> tuple[Colour, ...]:
+    """The frame scaled down, every channel alike, so that its estimated current fits under the cap."""
+    if current_ma(leds) <= cap_ma:
+        return tuple(leds)
+    budget = max(0.0, cap_ma - IDLE_MA_PER_LED * len(leds))
+    colour_ma = current_ma(leds) - IDLE_MA_PER_LED * len(leds)
+    scale = int(budget / colour_ma * 256)  # 8.8 fixed point, rounded down, as a small MCU would
+    return tuple(c.scaled(scale, 256) for c in leds)
+
+
+def draw(
+    state: BoardState, layout: Layout, *, phase_s: float = 0.0, cap_ma: float = DEFAULT_CAP_MA
+) -> tuple[Colour, ...]:
+    """Every LED's colour, in chain order, ``phase_s`` seconds after the state was latched."""
+    leds = [DARK] * layout.led_count
+    b = state.brightness
+    mode = state.mode
+    if mode is Mode.TEST:
+        step = int(phase_s / TEST_STEP_S)
+        if step < layout.led_count:
+            leds[step] = Colour(255, 255, 255).scaled(b, 255)
+            return cap_current(leds, cap_ma)
+        mode = Mode.GAME  # the self-test is over: back to the pegs
+    if mode is Mode.IDLE:
+        head = int(phase_s / IDLE_STEP_S) % layout.led_count
+        for offset in range(0, layout.led_count, 40):
+            led = (head + offset) % layout.led_count
+            leds[led] = state.pegs[(offset // 40) % 2].colour.scaled(b, 255 * 4)
+        return cap_current(leds, cap_ma)
+    for track, pegs in enumerate(state.pegs):
+        bright = pegs.colour.scaled(b, 255)
+        if pegs.rear:
+            leds[layout.led(track, pegs.rear)] = bright.scaled(1, 4)
+        if pegs.forward:
+            leds[layout.led(track, pegs.forward)] = bright
+    if state.tentative is not None and phase_s % BLINK_PERIOD_S < BLINK_PERIOD_S / 2:
+        track, hole = state.tentative.track, state.tentative.hole
+        leds[layout.led(track, hole)] = state.pegs[track].colour.scaled(b, 255)
+    if mode is Mode.WIN and state.winner is not None:
+        winner = state.winner
+        bright = state.pegs[winner].colour.scaled(b, 255)
+        head = int(phase_s / WIN_STEP_S)
+        for hole in range(1, layout.holes_per_track + 1):
+            if (hole - head) % 6 == 0:
+                leds[layout.led(winner, hole)] = bright
+        leds[layout.led(winner, layout.holes_per_track)] = bright
+    return cap_current(leds, cap_ma)
+
+
+def _blink_free(state: BoardState) -> BoardState:
+    """A state as the board reports it once a self-test has finished."""
+    return replace(state, mode=Mode.GAME) if state.mode is Mode.TEST else state
+
+
+# --- rendering -------------------------------------------------------------------------------------
+
+
+def render_text(layout: Layout, leds: Sequence[Colour], *, colour: bool = False) -> str:
+    """The board drawn in characters, turned on its side: the players' edge on the left.
+
+    ``#`` is a lit hole, ``.`` a dark one, ``o`` a start hole; gaps between columns show the streets.
+    With ``colour`` the lit holes are drawn in their LED colour (24-bit ANSI, for a terminal).
+    """
+    points: list[tuple[float, float, str]] = []
+    for hole in layout.holes:
+        lit = leds[hole.led] != DARK
+        mark = "#" if lit else "."
+        if lit and colour:
+            c = _visible(leds[hole.led])
+            mark = f"\x1b[38;2;{c.red};{c.green};{c.blue}m#\x1b[0m"
+        points.append((hole.x_mm, hole.y_mm, mark))
+    points += [(s.x_mm, s.y_mm, "o") for s in layout.start_holes]
+    ys = sorted({y for _, y, _ in points}, reverse=True)  # the players' edge (largest y) first
+    steps = [a - b for a, b in itertools.pairwise(ys)]
+    pitch = min(steps) if steps else 1.0
+    column: dict[float, int] = {}
+    position = 0
+    for index, y in enumerate(ys):
+        if index and steps[index - 1] > 1.5 * pitch:
+            position += 1  # a street gap
+        column[y] = position
+        position += 1
+    xs = sorted({x for x, _, _ in points})
+    grid = [[" "] * position for _ in xs]
+    row = {x: index for index, x in enumerate(xs)}
+    for x, y, mark in points:
+        grid[row[x]][column[y]] = mark
+    return "\n".join("".join(line).rstrip() for line in grid) + "\n"
+
+
+def _visible(c: Colour) -> Colour:
+    """A lit LED's hue at a brightness a screen can show (a dim LED is still plainly lit in a room)."""
+    top = max(c.red, c.green, c.blue)
+    return c if top == 0 else c.scaled(255, top)
+
+
+def render_svg(layout: Layout, leds: Sequence[Colour], *, title: str = "") -> str:
+    """The board as an SVG drawing in millimetres: wood, holes, and the lit holes in their colours.
+
+    Lit holes carry ``class="hole lit"`` and ``data-track``/``data-hole``/``data-led``/``data-rgb`` so a
+    page or a test can find them.
+    """
+    width, height = layout.size_mm
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+        f'width="{width:g}mm" height="{height:g}mm">',
+        f"<title>{escape(title or layout.name)}</title>",
+        f'<rect class="board" x="0" y="0" width="{width:g}" height="{height:g}" rx="6" fill="#b5834a"/>',
+    ]
+    for start in layout.start_holes:
+        out.append(
+            f'<circle class="start" data-track="{start.track}" data-peg="{start.peg}" '
+            f'cx="{start.x_mm:g}" cy="{start.y_mm:g}" r="1.6" fill="#3a2614"/>'
+        )
+    for hole in layout.holes:
+        led = leds[hole.led]
+        where = f'data-track="{hole.track}" data-hole="{hole.hole}" data-led="{hole.led}"'
+        if led == DARK:
+            centre = f'cx="{hole.x_mm:g}" cy="{hole.y_mm:g}"'
+            out.append(f'<circle class="hole" {where} {centre} r="1.6" fill="#3a2614"/>')
+            continue
+        level = max(led.red, led.green, led.blue) / 255
+        out.append(
+            f'<circle class="hole lit" {where} data-rgb="{led.hex}" cx="{hole.x_mm:g}" cy="{hole.y_mm:g}" '
+            f'r="2.2" fill="#{_visible(led).hex}" fill-opacity="{0.35 + 0.65 * level:.2f}"/>'
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# --- the board -------------------------------------------------------------------------------------
+
+
+class VirtualBoard:
+    """A board that answers the protocol exactly as the firmware does, and remembers what it showed.
+
+    Thread-safe: the link may talk to it from one thread while a test or the terminal reads it.
+    """
+
+    _registry: dict[str, VirtualBoard] = {}  # noqa: RUF012 - the boards of the process, by name
+    _registry_lock = threading.Lock()
+
+    def __init__(
+        self,
+        layout: Layout | None = None,
+        *,
+        firmware: str = FIRMWARE_VERSION,
+        cap_ma: int = DEFAULT_CAP_MA,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.layout = layout or default_layout()
+        self.firmware = firmware
+        self.cap_ma = cap_ma
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._decoder = FrameDecoder()
+        self._state = BoardState()
+        self._latched_at = clock()
+        self._awake_at = clock()
+        self._mute = 0
+        self._naks: list[NakReason] = []
+        self.plugged = True
+        self.latched = 0  # frames latched in response to STATE
+        self.boots = 0
+        self.received: list[Frame | BadFrame] = []  # every frame it was sent, as decoded
+        self._port: VirtualSerial | None = None
+
+    # -- registry, for virtual://NAME
+    @classmethod
+    def named(cls, name: str) -> VirtualBoard:
+        """The board called ``name`` in this process, made on first use."""
+        with cls._registry_lock:
+            board = cls._registry.get(name)
+            if board is None:
+                board = cls._registry[name] = cls()
+            return board
+
+    @classmethod
+    def forget(cls, name: str) -> None:
+        """Drop a named board (the next ``virtual://NAME`` makes a fresh one)."""
+        with cls._registry_lock:
+            cls._registry.pop(name, None)
+
+    # -- what it shows
+    @property
+    def state(self) -> BoardState:
+        """The state the board is showing (a finished self-test reads as the game it returned to)."""
+        with self._lock:
+            if self._state.mode is Mode.TEST and self._phase() >= TEST_STEP_S * self.layout.led_count:
+                self._state = _blink_free(self._state)
+                self._latched_at = self._clock() - 1.0  # as if latched already: no blink restart
+            return self._state
+
+    def _phase(self) -> float:
+        return self._clock() - self._latched_at
+
+    def leds(self, *, phase_s: float | None = None) -> tuple[Colour, ...]:
+        """Every LED's colour now (or ``phase_s`` after the last STATE), in chain order."""
+        with self._lock:
+            state = self._state
+            phase = self._phase() if phase_s is None else phase_s
+        return draw(state, self.layout, phase_s=phase, cap_ma=self.cap_ma)
+
+    def lit(self, *, phase_s: float | None = None) -> dict[int, Colour]:
+        """The lit LEDs only: ``{led: colour}``."""
+        return {i: c for i, c in enumerate(self.leds(phase_s=phase_s)) if c != DARK}
+
+    def render_text(self, *, colour: bool = False, phase_s: float | None = None) -> str:
+        return render_text(self.layout, self.leds(phase_s=phase_s), colour=colour)
+
+    def render_svg(self, *, phase_s: float | None = None) -> str:
+        return render_svg(self.layout, self.leds(phase_s=phase_s))
+
+    # -- power and faults
+    def reset(self, *, boot_s: float = 0.0) -> bytes:
+        """Power-up or reset: defaults, a partial frame forgotten; deaf for ``boot_s`` (the bootloader).
+
+        Returns the READY banner the firmware sends once it runs.
+        """
+        with self._lock:
+            self._state = BoardState()
+            self._latched_at = self._clock()
+            self._awake_at = self._clock() + boot_s
+            self._decoder.reset()
+            self.boots += 1
+            banner = Frame(0, "READY", (f"proto={PROTOCOL_VERSION}", f"fw={self.firmware}"))
+            return banner.encode()
+
+    @property
+    def awake_at(self) -> float:
+        return self._awake_at
+
+    def unplug(self) -> None:
+        """Pull the cable: the open port fails from now on and the port cannot be opened."""
+        with self._lock:
+            self.plugged = False
+            port, self._port = self._port, None
+        if port is not None:
+            port._lose()
+
+    def plug(self) -> None:
+        """Put the cable back: the board powers up afresh (its state is lost, as on the real board)."""
+        with self._lock:
+            self.plugged = True
+            self.reset()
+
+    def mute(self, frames: int = 1) -> None:
+        """Ignore the next ``frames`` frames (as if they were lost on the wire)."""
+        with self._lock:
+            self._mute += frames
+
+    def refuse(self, reason: NakReason, frames: int = 1) -> None:
+        """Answer the next ``frames`` frames with ``NAK reason`` whatever they hold."""
+        with self._lock:
+            self._naks += [reason] * frames
+
+    # -- the protocol
+    def receive(self, data: bytes) -> bytes:
+        """Bytes from the host; returns the board's replies (empty while booting or muted)."""
+        with self._lock:
+            if self._clock() < self._awake_at:
+                return b""  # the bootloader swallows them
+            replies = bytearray()
+            for item in self._decoder.feed(data):
+                self.received.append(item)
+                reply = self._answer(item)
+                if reply is not None:
+                    replies += reply.encode()
+            return bytes(replies)
+
+    def _answer(self, item: Frame | BadFrame) -> Frame | None:
+        if self._mute:
+            self._mute -= 1
+            return None
+        if self._naks:
+            return Frame(item.seq, "NAK", (self._naks.pop(0).value,))
+        if isinstance(item, BadFrame):
+            return item.nak()
+        seq = item.seq
+        if item.command == "STATE":
+            try:
+                state = BoardState.from_command(item.args)
+            except StateSyntaxError:
+                return BadFrame(NakReason.SYNTAX, seq).nak()
+            except StateRangeError:
+                return BadFrame(NakReason.RANGE, seq).nak()
+            self._state = state
+            self._latched_at = self._clock()
+            self.latched += 1
+            return ok(seq)
+        if item.command not in ("HELLO", "PING", "GET"):
+            return BadFrame(NakReason.UNKNOWN, seq).nak()
+        if item.args:
+            return BadFrame(NakReason.SYNTAX, seq).nak()
+        if item.command == "HELLO":
+            return ok(
+                seq,
+                f"proto={PROTOCOL_VERSION}",
+                f"fw={self.firmware}",
+                f"tracks={self.layout.tracks}",
+                f"holes={self.layout.holes_per_track}",
+                f"leds={self.layout.led_count}",
+                f"cap={self.cap_ma}",
+            )
+        if item.command == "PING":
+            return ok(seq)
+        return ok(seq, *pairs(self.state.options(full=True)))
+
+    # -- the port it is attached to
+    def _attach(self, port: VirtualSerial) -> None:
+        with self._lock:
+            if not self.plugged:
+                raise SerialException(f"could not open port {port.portstr}: the board is unplugged")
+            previous, self._port = self._port, port
+        if previous is not None and previous is not port:
+            previous._lose()
+
+    def _detach(self, port: VirtualSerial) -> None:
+        with self._lock:
+            if self._port is port:
+                self._port = None
+
+
+class VirtualSerial(SerialBase):  # type: ignore[misc]  # pyserial has no type hints
+    """A pyserial port whose far end is a :class:`VirtualBoard` (the ``virtual://`` URL handler)."""
+
+    is_open: bool
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.board: VirtualBoard | None = None
+        self._inbox = bytearray()
+        self._pending: list[tuple[float, bytes]] = []  # replies not yet "on the wire"
+        self._cond = threading.Condition()
+        self._lost = False
+        self._latch_s = 0.0
+        super().__init__(*args, **kwargs)
+
+    def open(self) -> None:
+        if self._port is None:
+            raise SerialException("port must be configured before it can be used")
+        if self.is_open:
+            raise SerialException("port already open")
+        parts = urlsplit(self._port)
+        if parts.scheme != "virtual":
+            raise SerialException(f"{self._port!r} is not a virtual:// URL")
+        try:
+            options = {key: values[-1] for key, values in parse_qs(parts.query, strict_parsing=False).items()}
+            boot_s = float(options.pop("boot", "0"))
+            reset = options.pop("reset", "1") not in ("0", "no", "false")
+            self._latch_s = float(options.pop("latch", "0"))
+        except ValueError as error:
+            raise SerialException(f"{self._port!r}: {error}") from None
+        if options:
+            raise SerialException(f"{self._port!r}: unknown option {sorted(options)[0]!r}")
+        board = VirtualBoard.named(parts.netloc or "board")
+        board._attach(self)
+        self.board = board
+        with self._cond:
+            self._inbox.clear()
+            self._pending.clear()
+            self._lost = False
+        self.is_open = True
+        if reset:  # opening the port pulses DTR, which resets a Nano
+            banner = board.reset(boot_s=boot_s)
+            self._post(banner, board.awake_at)
+
+    def close(self) -> None:
+        if self.board is not None:
+            self.board._detach(self)
+        self.is_open = False
+        with self._cond:
+            self._cond.notify_all()
+
+    def _reconfigure_port(self) -> None:
+        """Nothing to configure: the virtual wire has no baud rate."""
+
+    def _update_dtr_state(self) -> None:
+        """DTR is not modelled beyond the reset at open."""
+
+    def _update_rts_state(self) -> None:
+        """RTS is not modelled."""
+
+    def _update_break_state(self) -> None:
+        """Break is not modelled."""
+
+    def _lose(self) -> None:
+        """The cable was pulled: every later read or write fails."""
+        with self._cond:
+            self._lost = True
+            self._cond.notify_all()
+
+    def _check(self) -> None:
+        if not self.is_open:
+            raise PortNotOpenError()
+        if self._lost:
+            raise SerialException("device disconnected: the virtual board was unplugged")
+
+    def _post(self, data: bytes, at: float) -> None:
+        with self._cond:
+            self._pending.append((at, data))
+            self._cond.notify_all()
+
+    def _release(self) -> None:
+        """Move the replies whose time has come into the input buffer (call with the lock held)."""
+        now = time.monotonic()
+        due = [item for item in self._pending if item[0] <= now]
+        if due:
+            self._pending = [item for item in self._pending if item[0] > now]
+            for _, data in sorted(due, key=lambda item: item[0]):
+                self._inbox += data
+
+    @property
+    def in_waiting(self) -> int:
+        self._check()
+        with self._cond:
+            self._release()
+            return len(self._inbox)
+
+    def read(self, size: int = 1) -> bytes:
+        self._check()
+        timeout = Timeout(self._timeout)
+        with self._cond:
+            while True:
+                self._release()
+                if len(self._inbox) >= size or timeout.expired():
+                    break
+                if self._lost or not self.is_open:
+                    break
+                waits = [at - time.monotonic() for at, _ in self._pending]
+                left = timeout.time_left() if self._timeout is not None else None
+                wait = min([w for w in [*waits, left] if w is not None], default=None)
+                self._cond.wait(None if wait is None else max(wait, 0.0005))
+            data = bytes(self._inbox[:size])
+            del self._inbox[:size]
+        if not data:
+            self._check()
+        return data
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        self._check()
+        assert self.board is not None
+        chunk = bytes(data)
+        replies = self.board.receive(chunk)
+        if replies:
+            self._post(replies, time.monotonic() + self._latch_s)
+        return len(chunk)
+
+    def reset_input_buffer(self) -> None:
+        self._check()
+        with self._cond:
+            self._release()
+            self._inbox.clear()
+
+    def reset_output_buffer(self) -> None:
+        self._check()
+
+    @property
+    def out_waiting(self) -> int:
+        return 0
+
+    def flush(self) -> None:
+        self._check()
+
+    # The modem lines of a Nano's USB bridge, as seen by the host: present while plugged in.
+    @property
+    def cts(self) -> bool:
+        return True
+
+    @property
+    def dsr(self) -> bool:
+        return True
+
+    @property
+    def ri(self) -> bool:
+        return False
+
+    @property
+    def cd(self) -> bool:
+        return False
+
+
+def register_url_handler() -> None:
+    """Make ``virtual://`` known to ``serial.serial_for_url`` (see companion/board/protocol_virtual.py)."""
+    if "companion.board" not in serial.protocol_handler_packages:
+        serial.protocol_handler_packages.append("companion.board")
+
+
+register_url_handler()
