@@ -1,0 +1,80 @@
+"""``crib score`` and ``crib peg`` as a user runs them: real processes, exit codes and output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def crib(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_score_prints_items_the_spoken_count_and_the_total() -> None:
+    done = crib("score", "5h", "5d", "5s", "jc", "5c")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "hand 5h 5d 5s Jc, starter 5c"
+    assert lines[-1] == "total 29"
+    assert "one for his nobs is twenty-nine" in done.stdout
+    items = [line.split() for line in lines[1:-2]]
+    assert [item[0] for item in items].count("fifteen") == 8
+    assert sum(int(item[-1]) for item in items) == 29
+
+
+def test_score_json_for_a_crib() -> None:
+    done = crib("score", "2h", "4h", "6h", "8h", "Kc", "--crib", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["crib"] is True
+    assert data["total"] == 0
+    assert data["items"] == []
+
+
+def test_peg_says_what_each_card_scores() -> None:
+    done = crib("peg", "4h", "2d", "3s", "5c", "6h", "--json")
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [r["total"] for r in records] == [0, 0, 3, 4, 6]
+    assert [r["count"] for r in records] == [4, 6, 9, 14, 20]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("score", "5h", "5x", "5s", "Jc", "5c"), "'5x'"),
+        (("score", "5h", "5h", "5s", "Jc", "5c"), "5h is given twice"),
+        (("score", "5h", "5d"), "not 2"),
+        (("peg", "Kh", "Qd", "5s", "Jc"), "past 31"),
+    ],
+)
+def test_bad_input_is_one_sentence_on_stderr_with_exit_code_2(args: tuple[str, ...], needle: str) -> None:
+    done = crib(*args)
+    assert done.returncode == 2
+    assert needle in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_scoring_commands_do_not_load_heavy_libraries() -> None:
+    code = (
+        "import sys; from companion.cli import main; main(['score', '5h', '5d', '5s', 'Jc', '5c']); "
+        "print(sorted(m for m in ('cv2', 'serial', 'gpiozero', 'fastapi', 'numpy') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_rules_import_no_io_libraries() -> None:
+    code = (
+        "import sys, companion.rules; "
+        "print(sorted(m for m in ('cv2', 'serial', 'gpiozero', 'fastapi', 'uvicorn', 'numpy', 'sqlite3', "
+        "'socket') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
