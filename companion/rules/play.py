@@ -23,18 +23,17 @@ from companion.rules.items import Kind, ScoreItem, number_word
 __all__ = ["Peg", "Pegging", "pegging_items"]
 
 _PLAY_CALLS = {
-    Kind.FIFTEEN: "fifteen",
-    Kind.THIRTY_ONE: "thirty-one",
-    Kind.PAIR: "a pair",
-    Kind.PAIR_ROYAL: "a pair royal",
-    Kind.DOUBLE_PAIR_ROYAL: "a double pair royal",
-    Kind.LAST_CARD: "the go",
+    Kind.PAIR: "a pair for two",
+    Kind.PAIR_ROYAL: "a pair royal for six",
+    Kind.DOUBLE_PAIR_ROYAL: "a double pair royal for twelve",
+    Kind.LAST_CARD: "one for last",
 }
 
 
 def _play_call(item: ScoreItem) -> str:
     if item.kind is Kind.RUN:
-        return f"a run of {number_word(len(item.cards))}"
+        length = number_word(len(item.cards))
+        return f"a run of {length} for {length}"
     return _PLAY_CALLS[item.kind]
 
 
@@ -61,9 +60,21 @@ class Peg:
         return sum(item.points for item in self.items)
 
     def explain(self) -> str:
-        """The call a player makes as they lay: "fifteen for two", "thirty-one for two"."""
-        said = "go" if self.card is None else number_word(self.count)
-        calls = [f"{_play_call(item)} for {number_word(item.points)}" for item in self.items]
+        """The call a player makes as they lay: the new count, then what it scores, as said at the table.
+
+        A count of fifteen or thirty-one is its own call ("fifteen two", "thirty-one for two"); other
+        counts are said as a number before the combinations ("twenty-one, a pair for two").
+        """
+        kinds = {item.kind for item in self.items}
+        if self.card is None:
+            said = "go"
+        elif Kind.FIFTEEN in kinds:
+            said = "fifteen two"
+        elif Kind.THIRTY_ONE in kinds:
+            said = "thirty-one for two"
+        else:
+            said = number_word(self.count)
+        calls = [_play_call(item) for item in self.items if item.kind not in (Kind.FIFTEEN, Kind.THIRTY_ONE)]
         return ", ".join([said, *calls])
 
     def to_dict(self) -> dict[str, object]:

@@ -238,3 +238,23 @@ def test_exactly_one_last_card_or_thirty_one_closes_every_count(seed: int) -> No
         kinds = [item.kind for item in peg.items]
         assert not (Kind.LAST_CARD in kinds and Kind.THIRTY_ONE in kinds)
     assert closes and closes[-1] is [p for p in pegging.history if p.items][-1]
+
+
+@pytest.mark.parametrize(
+    ("cards", "calls"),
+    [
+        ("5h 5d 5s", ["five", "ten, a pair for two", "fifteen two, a pair royal for six"]),
+        ("Kh Qd 5s 6c", ["ten", "twenty", "twenty-five", "thirty-one for two"]),
+        ("6h 8d 7s", ["six", "fourteen", "twenty-one, a run of three for three"]),
+    ],
+)
+def test_each_card_is_called_as_a_player_calls_it(cards: str, calls: list[str]) -> None:
+    pegging = Pegging(2, 0, hand_size=4)
+    said = [pegging.play(pegging.turn, card).explain() for card in parse_cards(cards)]
+    assert said == calls
+
+
+def test_the_last_card_of_the_play_is_called_one_for_last() -> None:
+    pegging = Pegging(2, 0, hand_size=1)
+    pegging.play(0, Card.parse("9h"))
+    assert pegging.play(1, Card.parse("2d")).explain() == "eleven, one for last"
