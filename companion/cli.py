@@ -19,6 +19,7 @@ from companion import __version__
 COMMANDS: tuple[str, ...] = (
     "companion.rules.cli",
     "companion.rules.replay_cli",
+    "companion.board.cli",
 )
 
 

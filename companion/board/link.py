@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -443,6 +444,10 @@ def _same(reported: BoardState, wanted: BoardState) -> bool:
 
 
 def _sentence(error: BaseException) -> str:
-    """An exception's message as one clause, without pyserial's trailing details in brackets."""
+    """An exception's message as one clause: pyserial's nested ``[Errno 2] ... [Errno 2] ...`` reduced
+    to the operating system's own words (``No such file or directory``)."""
     text = str(error).strip() or type(error).__name__
+    if "[Errno" in text:
+        text = text.rsplit("[Errno", 1)[1].split("]", 1)[-1].strip()
+        text = re.sub(r":\s*'[^']*'$", "", text)
     return text.rstrip(".")

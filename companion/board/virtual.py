@@ -125,9 +125,11 @@ def render_text(layout: Layout, leds: Sequence[Colour], *, colour: bool = False)
     """The board drawn in characters, turned on its side: the players' edge on the left.
 
     ``#`` is a lit hole, ``.`` a dark one, ``o`` a start hole; gaps between columns show the streets.
-    With ``colour`` the lit holes are drawn in their LED colour (24-bit ANSI, for a terminal).
+    Each line is labelled with what it holds (``0: 1-60`` is track 0, holes 1 to 60).  With ``colour``
+    the lit holes are drawn in their LED colour (24-bit ANSI, for a terminal).
     """
     points: list[tuple[float, float, str]] = []
+    names: dict[float, list[tuple[int, int]]] = {}
     for hole in layout.holes:
         lit = leds[hole.led] != DARK
         mark = "#" if lit else "."
@@ -135,7 +137,11 @@ def render_text(layout: Layout, leds: Sequence[Colour], *, colour: bool = False)
             c = _visible(leds[hole.led])
             mark = f"\x1b[38;2;{c.red};{c.green};{c.blue}m#\x1b[0m"
         points.append((hole.x_mm, hole.y_mm, mark))
-    points += [(s.x_mm, s.y_mm, "o") for s in layout.start_holes]
+        names.setdefault(hole.x_mm, []).append((hole.track, hole.hole))
+    starts: dict[float, list[str]] = {}
+    for start in layout.start_holes:
+        points.append((start.x_mm, start.y_mm, "o"))
+        starts.setdefault(start.x_mm, []).append(f"{start.track}: start")
     ys = sorted({y for _, y, _ in points}, reverse=True)  # the players' edge (largest y) first
     steps = [a - b for a, b in itertools.pairwise(ys)]
     pitch = min(steps) if steps else 1.0
@@ -147,11 +153,26 @@ def render_text(layout: Layout, leds: Sequence[Colour], *, colour: bool = False)
         column[y] = position
         position += 1
     xs = sorted({x for x, _, _ in points})
+    labels = [_row_label(names.get(x, []), starts.get(x, [])) for x in xs]
+    width = max(len(label) for label in labels) + 2
     grid = [[" "] * position for _ in xs]
     row = {x: index for index, x in enumerate(xs)}
     for x, y, mark in points:
         grid[row[x]][column[y]] = mark
-    return "\n".join("".join(line).rstrip() for line in grid) + "\n"
+    lines = [
+        (label.ljust(width) + "".join(cells)).rstrip() for label, cells in zip(labels, grid, strict=True)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _row_label(holes: list[tuple[int, int]], starts: list[str]) -> str:
+    """``0: 1-60`` for a row holding holes 1..60 of track 0; ``0: start`` for a start hole."""
+    parts = list(starts)
+    for track in sorted({track for track, _ in holes}):
+        numbers = sorted(hole for t, hole in holes if t == track)
+        span = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
+        parts.append(f"{track}: {span}")
+    return ", ".join(parts)
 
 
 def _visible(c: Colour) -> Colour:
