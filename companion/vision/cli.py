@@ -1,0 +1,87 @@
+"""``crib detect``: read the cards in photos or camera frames from the terminal.
+
+OpenCV and the network are loaded only when the command runs, so ``crib score`` and friends start fast.
+Each image is handled on its own: a missing or unreadable file is one line on stderr, the other images
+still run, and the exit status is 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add ``crib detect``."""
+    detect = subparsers.add_parser(
+        "detect",
+        help="name the playing cards in photos or camera frames",
+        description="Find every card in each image and name it by its index corner (rank and suit): "
+        "'back' for a face-down card, 'unknown' where a card is seen but cannot be read with confidence.",
+    )
+    detect.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="image files (any size)")
+    detect.add_argument("--json", action="store_true", help="print one JSON object per image per line")
+    detect.add_argument(
+        "--draw",
+        type=Path,
+        metavar="OUT.png",
+        help="write the image with every recognition outlined and labelled (with several images, "
+        "OUT-<image name>.png for each)",
+    )
+    detect.set_defaults(func=run_detect)
+
+
+def _draw_path(out: Path, image: Path, many: bool) -> Path:
+    if not many:
+        return out
+    return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}")
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    """Detect and print; returns 1 if any image could not be read."""
+    import cv2
+    import numpy as np
+
+    from companion.vision.recognise import Recogniser, duplicates
+    from companion.vision.render import draw_sightings
+
+    recogniser = Recogniser()
+    failed = 0
+    images: list[Path] = args.images
+    for path in images:
+        raw = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if raw is None:
+            why = "no such file" if not path.exists() else "not a readable image"
+            print(f"crib detect: {path}: {why}", file=sys.stderr)
+            failed += 1
+            continue
+        frame = np.asarray(raw, np.uint8)
+        start = time.perf_counter()
+        sightings = recogniser.detect(frame)
+        ms = (time.perf_counter() - start) * 1000
+        doubled = duplicates(sightings)
+        if args.json:
+            cards = []
+            for s in sightings:
+                item: dict[str, Any] = {
+                    "card": s.label,
+                    "confidence": s.confidence,
+                    "corners": [[x, y] for x, y in s.corners],
+                }
+                if s.label in doubled:
+                    item["duplicate"] = True
+                cards.append(item)
+            print(json.dumps({"image": str(path), "cards": cards, "ms": round(ms, 1)}), flush=True)
+        else:
+            names = [s.label + ("(twice)" if s.label in doubled else "") for s in sightings]
+            print(f"{path}: {' '.join(names) if names else 'no cards'} ({ms:.0f} ms)", flush=True)
+        if args.draw is not None:
+            out = _draw_path(args.draw, path, len(images) > 1)
+            if not cv2.imwrite(str(out), draw_sightings(frame, sightings, doubled)):
+                print(f"crib detect: cannot write {out}", file=sys.stderr)
+                failed += 1
+    return 1 if failed else 0

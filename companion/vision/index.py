@@ -1,0 +1,227 @@
+"""Finding index corners (the small rank-over-suit print in a card's corner) and turning each into features.
+
+Why index corners rather than whole cards: at a pub table cards overlap (a row of played cards, a pile,
+a pair laid across each other) and a hand may cover most of a card, but the index corner is what players
+themselves read, and it is usually the last thing covered. So recognition never needs a whole card
+outline: it looks for *two marks of ink on card white, one above the other* -- a rank glyph and a suit
+symbol -- in any direction. The direction from the rank to the suit is the card's "down", which fixes
+the rotation; the distance between them fixes the scale. Every candidate pair is then cut out upright
+and normalised, so the classifier sees the same picture whatever the rotation, distance and deck.
+
+The same code runs in the build script on rendered scenes (to make training samples) and at run time,
+so the classifier is trained on exactly the candidates it will be asked about, wrong pairs included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "FEATURE_SIZE",
+    "PATCH_H",
+    "PATCH_W",
+    "Candidate",
+    "features",
+    "find_candidates",
+    "patch_polygon",
+]
+
+#: Size (pixels) of the upright patch each candidate is normalised to.
+PATCH_W: Final = 24
+PATCH_H: Final = 32
+#: Half-extent of the patch in units of the rank-to-suit distance (across, along).
+_HALF_ACROSS: Final = 0.95
+_HALF_ALONG: Final = 1.35
+_ORIENT_BINS: Final = 8
+_CELL: Final = 4
+FEATURE_SIZE: Final = (
+    (PATCH_W // _CELL) * (PATCH_H // _CELL) * _ORIENT_BINS + (PATCH_W // 2) * (PATCH_H // 2) + 12
+)
+
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A possible index: the centre of a rank mark and of a suit mark below it (image pixels)."""
+
+    rank: tuple[float, float]
+    suit: tuple[float, float]
+    size: float
+    """Height of the rank mark in pixels (used to merge detections of one index)."""
+
+    @property
+    def length(self) -> float:
+        return float(np.hypot(self.suit[0] - self.rank[0], self.suit[1] - self.rank[1]))
+
+
+def _ink_mask(gray: npt.NDArray[np.uint8], block: int) -> npt.NDArray[np.uint8]:
+    """Pixels clearly darker than their surroundings: print on card white, at any lighting."""
+    mask = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
+    return np.asarray(mask, np.uint8)
+
+
+def find_candidates(
+    gray: npt.NDArray[np.uint8], min_size: float = 6.0, max_size: float = 90.0
+) -> list[Candidate]:
+    """Every plausible (rank mark, suit mark) pair in a grey image.
+
+    Marks are connected blobs of ink of glyph size; blobs of similar height side by side (the "1" and
+    "0" of a ten) are also joined into one mark. A suit mark must be of comparable size and lie about one
+    glyph height from the rank mark, in any direction.
+    """
+    block = 31
+    mask = _ink_mask(gray, block)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 1:
+        return []
+    x = stats[1:, cv2.CC_STAT_LEFT].astype(np.float32)
+    y = stats[1:, cv2.CC_STAT_TOP].astype(np.float32)
+    w = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float32)
+    h = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
+    extent = np.maximum(w, h)
+    fill = area / np.maximum(w * h, 1.0)
+    keep = (extent >= min_size) & (extent <= max_size) & (fill > 0.12) & (np.minimum(w, h) >= 2)
+    keep &= (w / np.maximum(h, 1) < 4.0) & (h / np.maximum(w, 1) < 4.0)
+    idx = np.flatnonzero(keep)
+    if idx.size == 0:
+        return []
+    cx = centroids[1:, 0][idx].astype(np.float32)
+    cy = centroids[1:, 1][idx].astype(np.float32)
+    # Box centres are steadier than ink centroids for glyphs such as "7" or "J".
+    bx = x[idx] + w[idx] / 2
+    by = y[idx] + h[idx] / 2
+    ext = extent[idx]
+    marks_x = [bx]
+    marks_y = [by]
+    marks_e = [ext]
+    # Join blobs of similar size that sit side by side (the two digits of a ten).
+    dx = bx[:, None] - bx[None, :]
+    dy = by[:, None] - by[None, :]
+    dist = np.hypot(dx, dy)
+    ratio = ext[:, None] / ext[None, :]
+    near = (dist < 0.95 * np.maximum(ext[:, None], ext[None, :])) & (dist > 0.25 * ext[:, None])
+    near &= (ratio > 0.6) & (ratio < 1.67)
+    ii, jj = np.nonzero(np.triu(near, 1))
+    if ii.size:
+        marks_x.append((bx[ii] + bx[jj]) / 2)
+        marks_y.append((by[ii] + by[jj]) / 2)
+        marks_e.append(np.maximum(ext[ii], ext[jj]))
+    rx = np.concatenate(marks_x)
+    ry = np.concatenate(marks_y)
+    re = np.concatenate(marks_e)
+    # Pair every mark (as a rank) with a single blob (as a suit) at about one glyph's distance.
+    ddx = cx[None, :] - rx[:, None]
+    ddy = cy[None, :] - ry[:, None]
+    dd = np.hypot(ddx, ddy)
+    sr = ext[None, :] / re[:, None]
+    ok = (dd > 0.55 * re[:, None]) & (dd < 1.6 * re[:, None]) & (sr > 0.35) & (sr < 1.5)
+    ri, si = np.nonzero(ok)
+    out = [
+        Candidate((float(rx[a]), float(ry[a])), (float(cx[b]), float(cy[b])), float(re[a]))
+        for a, b in zip(ri.tolist(), si.tolist(), strict=True)
+    ]
+    return out
+
+
+def _frame(c: Candidate) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    r = np.array(c.rank, np.float64)
+    s = np.array(c.suit, np.float64)
+    length = max(float(np.hypot(*(s - r))), 1e-6)
+    down = (s - r) / length
+    right = np.array([down[1], -down[0]])
+    centre = (r + s) / 2
+    return centre, down, right, length
+
+
+def patch_polygon(c: Candidate) -> list[tuple[float, float]]:
+    """The four corners (image pixels) of the region a candidate's patch covers: TL, TR, BR, BL."""
+    centre, down, right, length = _frame(c)
+    a = _HALF_ACROSS * length
+    b = _HALF_ALONG * length
+    pts = [centre - a * right - b * down, centre + a * right - b * down]
+    pts += [centre + a * right + b * down, centre - a * right + b * down]
+    return [(float(p[0]), float(p[1])) for p in pts]
+
+
+def _affine(c: Candidate) -> np.ndarray:
+    """Affine map from the image to the upright PATCH_W x PATCH_H patch."""
+    centre, down, right, length = _frame(c)
+    sx = PATCH_W / (2 * _HALF_ACROSS * length)
+    sy = PATCH_H / (2 * _HALF_ALONG * length)
+    m = np.array(
+        [
+            [sx * right[0], sx * right[1], 0.0],
+            [sy * down[0], sy * down[1], 0.0],
+        ]
+    )
+    m[:, 2] = np.array([PATCH_W / 2, PATCH_H / 2]) - m[:, :2] @ centre
+    return m
+
+
+def features(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatArray:
+    """One feature row per candidate: gradient-orientation cells, a small grey picture and ink colour.
+
+    Computed for all candidates at once (the patches are stacked), since a busy table gives hundreds.
+    """
+    n = len(cands)
+    if n == 0:
+        return np.zeros((0, FEATURE_SIZE), np.float32)
+    patches = np.empty((n, PATCH_H, PATCH_W, 3), np.uint8)
+    for k, c in enumerate(cands):
+        patches[k] = cv2.warpAffine(
+            image, _affine(c), (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+    p = patches.astype(np.float32)
+    gray = p[..., 2] * 0.299 + p[..., 1] * 0.587 + p[..., 0] * 0.114
+    flat = np.sort(gray.reshape(n, -1), axis=1)
+    m = flat.shape[1]
+    lo = flat[:, int(0.03 * m)][:, None, None]
+    hi = flat[:, int(0.97 * m)][:, None, None]
+    span = np.maximum(hi - lo, 12.0)
+    norm = np.clip((gray - lo) / span, 0.0, 1.0)
+    gx = np.zeros_like(norm)
+    gy = np.zeros_like(norm)
+    gx[:, :, 1:-1] = norm[:, :, 2:] - norm[:, :, :-2]
+    gy[:, 1:-1, :] = norm[:, 2:, :] - norm[:, :-2, :]
+    mag = np.hypot(gx, gy)
+    ang = (np.arctan2(gy, gx) + np.pi) * (_ORIENT_BINS / (2 * np.pi))
+    bins = np.minimum(ang.astype(np.int32), _ORIENT_BINS - 1)
+    cells_w, cells_h = PATCH_W // _CELL, PATCH_H // _CELL
+    onehot = (bins[..., None] == np.arange(_ORIENT_BINS)).astype(np.float32) * mag[..., None]
+    hist = onehot.reshape(n, cells_h, _CELL, cells_w, _CELL, _ORIENT_BINS).sum(axis=(2, 4))
+    hist /= np.linalg.norm(hist.reshape(n, -1), axis=1)[:, None, None, None] + 1e-3
+    small = norm.reshape(n, PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4))
+    # Colour of the ink relative to the paper: red suits against black ones, under any colour cast.
+    inkw = 1.0 - norm
+    paper = (norm > 0.8).astype(np.float32)
+    ref = (p * paper[..., None]).sum(axis=(1, 2)) / (paper.sum(axis=(1, 2))[:, None] + 1e-3)
+    ink = (p * inkw[..., None]).sum(axis=(1, 2)) / (inkw.sum(axis=(1, 2))[:, None] + 1e-3)
+    rel = ink / (ref + 1.0)
+    colour = np.stack(
+        [
+            rel[:, 2] - np.maximum(rel[:, 0], rel[:, 1]),
+            rel[:, 2] - rel[:, 1],
+            rel[:, 2] - rel[:, 0],
+            rel[:, 0],
+            rel[:, 1],
+            rel[:, 2],
+            span[:, 0, 0] / 255.0,
+            inkw.mean(axis=(1, 2)),
+            lo[:, 0, 0] / 255.0,
+            hi[:, 0, 0] / 255.0,
+            np.zeros(n, np.float32),
+            np.ones(n, np.float32),
+        ],
+        axis=1,
+    )
+    out = np.concatenate(
+        [hist.reshape(n, -1) * 4.0, small.reshape(n, -1) - 0.5, colour], axis=1
+    ).astype(np.float32)
+    return out

@@ -1,0 +1,252 @@
+"""Recognition of the cards in one frame: ``Recogniser().detect(frame) -> list[Sighting]``.
+
+How a frame is read, and why:
+
+1. The frame is scaled so its longer side is at most ``max_side`` pixels (a 6000x4000 phone photo and a
+   1280x720 webcam frame then show index glyphs of similar size; nothing is ever scaled up).
+2. :mod:`companion.vision.index` finds every pair of ink marks that could be an index (rank over suit)
+   and cuts each out upright; the shipped network (:mod:`companion.vision.mlp`) names rank and suit or
+   says "not an index". Working from index corners is what lets a card under another card, or under a
+   hand, still be read.
+3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
+   (top-left and, turned half round, bottom-right) are merged into one sighting of that card.
+4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
+5. A reading the network is not sure of is reported as ``"unknown"`` rather than guessed: a misread
+   card is a wrong score, an unknown one is only a prompt to look again.
+
+:func:`duplicates` names cards seen more than once (a misread, or a second deck on the table).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.vision import index as idx
+from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
+from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
+
+__all__ = ["DEFAULT_MODEL", "Recogniser", "duplicates"]
+
+DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data" / "index_net.npz"
+
+#: A card is named when rank and suit together are at least this likely.
+ACCEPT: Final = 0.80
+#: Below ACCEPT, a candidate still counts as an unreadable index when "not an index" is this unlikely.
+UNKNOWN_BELOW: Final = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    cand: idx.Candidate
+    label: str
+    confidence: float
+    not_index: float
+
+    @property
+    def down(self) -> npt.NDArray[np.float64]:
+        r = np.array(self.cand.rank)
+        s = np.array(self.cand.suit)
+        d: npt.NDArray[np.float64] = (s - r) / max(self.cand.length, 1e-6)
+        return d
+
+    @property
+    def centre(self) -> npt.NDArray[np.float64]:
+        c: npt.NDArray[np.float64] = (np.array(self.cand.rank) + np.array(self.cand.suit)) / 2
+        return c
+
+
+class Recogniser:
+    """Reads every visible card in a frame. Loads the shipped network once; cheap to call per frame."""
+
+    def __init__(self, model: Path | None = None, *, max_side: int = 2000, backs: bool = True) -> None:
+        path = model or DEFAULT_MODEL
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"card model {path} is missing: rebuild it with python -m companion.vision.build"
+            )
+        self.network = Network.load(path)
+        self.max_side = max_side
+        self.backs = backs
+
+    # ------------------------------------------------------------------------------------ readings
+    def _read(self, image: Frame) -> list[_Reading]:
+        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+        cands = idx.find_candidates(gray)
+        if not cands:
+            return []
+        pr, ps = self.network.predict(idx.features(image, cands))
+        out: list[_Reading] = []
+        for n, c in enumerate(cands):
+            not_index = float(pr[n, NOT_INDEX])
+            if not_index > 1.0 - UNKNOWN_BELOW and not_index > 0.5:
+                continue
+            r = int(np.argmax(pr[n, :NOT_INDEX]))
+            s = int(np.argmax(ps[n]))
+            conf = float(pr[n, r] * ps[n, s])
+            out.append(_Reading(c, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
+        return out
+
+    @staticmethod
+    def _suppress(readings: list[_Reading]) -> list[_Reading]:
+        """One reading per index: the most confident among those that overlap it."""
+        kept: list[_Reading] = []
+        for rd in sorted(readings, key=lambda r: (r.not_index > 0.5, -r.confidence)):
+            c = rd.centre
+            if any(np.hypot(*(c - k.centre)) < 0.9 * max(k.cand.length, rd.cand.length) for k in kept):
+                continue
+            kept.append(rd)
+        return kept
+
+    @staticmethod
+    def _same_card(a: _Reading, b: _Reading) -> bool:
+        """Whether two readings are the two indices of one card (half a turn apart, diagonally opposite)."""
+        if a.label != b.label or float(a.down @ b.down) > -0.8:
+            return False
+        d = a.down
+        right = np.array([d[1], -d[0]])
+        v = b.centre - a.centre
+        along, across = float(v @ d), float(v @ right)
+        length = (a.cand.length + b.cand.length) / 2
+        if along < 0:  # b is the top-left index: look from it instead
+            along, across = -along, -across
+        return (
+            along > 2.5 * length
+            and across > 0.8 * length
+            and 0.9 < along / across < 3.5
+            and along < 30 * length
+        )
+
+    def _work_image(self, frame: Frame) -> tuple[Frame, float]:
+        if frame.ndim == 2:
+            frame = np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), np.uint8)
+        elif frame.shape[2] == 4:
+            frame = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR), np.uint8)
+        h, w = frame.shape[:2]
+        scale = min(1.0, self.max_side / max(h, w))
+        if scale == 1.0:
+            return frame, scale
+        size = (round(w * scale), round(h * scale))
+        return np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), np.uint8), scale
+
+    def indices(self, frame: Frame) -> list[Sighting]:
+        """Every index corner read in ``frame`` (two per fully visible card), before cards are formed."""
+        image, scale = self._work_image(frame)
+        return [
+            Sighting(
+                r.label if r.confidence >= ACCEPT else UNKNOWN,
+                round(r.confidence, 3),
+                _scaled(idx.patch_polygon(r.cand), scale),
+            )
+            for r in self._suppress(self._read(image))
+            if r.confidence >= ACCEPT or r.not_index < UNKNOWN_BELOW
+        ]
+
+    # --------------------------------------------------------------------------------------- detect
+    def detect(self, frame: Frame) -> list[Sighting]:
+        """Every card visible in ``frame`` (BGR, any size), as sightings in the frame's own pixels."""
+        image, scale = self._work_image(frame)
+        readings = self._suppress(self._read(image))
+        sightings: list[Sighting] = []
+        used: set[int] = set()
+        named = [r for r in readings if r.confidence >= ACCEPT]
+        for i, a in enumerate(named):
+            if i in used:
+                continue
+            group = [a]
+            for j in range(i + 1, len(named)):
+                if j not in used and self._same_card(a, named[j]):
+                    group.append(named[j])
+                    used.add(j)
+                    break
+            used.add(i)
+            pts = [p for r in group for p in idx.patch_polygon(r.cand)]
+            poly = _outline(group, pts)
+            conf = max(r.confidence for r in group)
+            sightings.append(Sighting(a.label, round(conf, 3), _scaled(poly, scale)))
+        for r in readings:
+            if r.confidence < ACCEPT and r.not_index < UNKNOWN_BELOW:
+                # Unsure: say so, unless a confident reading of the same spot already names it.
+                if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
+                    continue
+                sightings.append(
+                    Sighting(UNKNOWN, round(1.0 - r.confidence, 3), _scaled(idx.patch_polygon(r.cand), scale))
+                )
+        if self.backs:
+            sightings += [
+                Sighting(BACK, conf, _scaled(quad, scale)) for quad, conf in _backs(image, readings)
+            ]
+        return sightings
+
+
+def _outline(group: list[_Reading], pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A rectangle, in the card's own orientation, around the indices read on it."""
+    d = group[0].down
+    right = np.array([d[1], -d[0]])
+    arr = np.array(pts)
+    along = arr @ d
+    across = arr @ right
+    a0, a1, c0, c1 = along.min(), along.max(), across.min(), across.max()
+    corners = [(c0, a0), (c1, a0), (c1, a1), (c0, a1)]
+    return [(float(c * right[0] + a * d[0]), float(c * right[1] + a * d[1])) for c, a in corners]
+
+
+def _scaled(poly: Iterable[tuple[float, float]], scale: float) -> tuple[tuple[float, float], ...]:
+    return tuple((round(x / scale, 1), round(y / scale, 1)) for x, y in poly)
+
+
+def _backs(image: Frame, readings: Sequence[_Reading]) -> list[tuple[list[tuple[float, float]], float]]:
+    """Card-shaped outlines with no index inside and no plain card-white face: face-down cards."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    med = float(np.median(blurred))
+    edges = cv2.Canny(blurred, max(10.0, 0.4 * med), max(30.0, 0.9 * med))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = gray.shape
+    lengths = [r.cand.length for r in readings if r.not_index < 0.5]
+    min_area = (0.0004 * h * w) if not lengths else (4.0 * float(np.median(lengths))) ** 2 * 1.4
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    out: list[tuple[list[tuple[float, float]], float]] = []
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if area < min_area or area > 0.5 * h * w:
+            continue
+        rect = cv2.minAreaRect(cnt)
+        (cx, cy), (rw, rh), _ = rect
+        if min(rw, rh) < 8:
+            continue
+        aspect = max(rw, rh) / min(rw, rh)
+        fill = area / (rw * rh)
+        if not (1.25 < aspect < 1.75 and fill > 0.85):
+            continue
+        box = cv2.boxPoints(rect)
+        if any(
+            cv2.pointPolygonTest(box, (float(r.centre[0]), float(r.centre[1])), False) >= 0 for r in readings
+        ):
+            continue
+        mask = np.zeros((h, w), np.uint8)
+        inner = ((box - (cx, cy)) * 0.7 + (cx, cy)).astype(np.int32)
+        cv2.fillConvexPoly(mask, inner, 1)
+        sel = mask.astype(bool)
+        v = hsv[..., 2][sel].astype(np.float32)
+        s = hsv[..., 1][sel].astype(np.float32)
+        paper = ((v > 0.8 * float(np.percentile(v, 95))) & (s < 50)).mean()
+        texture = float(gray[sel].std())
+        if paper > 0.7 and texture < 25:
+            continue  # a plain white face (its index not readable) is not a back
+        out.append(([(float(x), float(y)) for x, y in box], round(min(0.99, 0.6 + 0.4 * fill), 3)))
+    return out
+
+
+def duplicates(sightings: Iterable[Sighting]) -> set[str]:
+    """Card labels seen more than once in one frame (a misread, or cards from a second deck)."""
+    counts = Counter(s.label for s in sightings if s.label not in (BACK, UNKNOWN))
+    return {label for label, n in counts.items() if n > 1}

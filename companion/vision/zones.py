@@ -1,0 +1,141 @@
+"""Where on the table things are: each player's play zone, the deck (and starter) spot and the crib.
+
+API for the game loop (``companion.app``)::
+
+    from companion.vision.zones import TableLayout, calibrate
+
+    layout = calibrate(frame, recogniser.detect(frame))   # once, at the start of a session
+    layout.save(Path("table.json"))                        # and TableLayout.load(...) next time
+    layout.zone_at((x, y))                                 # -> "play:1", "play:2", "deck", "crib"
+
+A zone is the part of the table nearer to its anchor point than to any other anchor (a Voronoi split),
+so zones need no careful drawing, cover the whole table and never overlap. The anchors are set in one
+of two ways:
+
+* **marker cards** -- lay the ace of spades where player 1 plays, the ace of hearts where player 2 plays
+  (ace of clubs / ace of diamonds for players 3 and 4), the king of diamonds on the deck spot and the
+  king of clubs where the crib goes, and take one frame;
+* **an empty table** -- with no marker cards in view the usual two-player layout is used: player 1 on
+  the near half (bottom of the frame), player 2 on the far half, the deck on the left and the crib on
+  the right of the middle.
+
+Positions are in frame pixels; a layout keeps the frame size it was made for and scales itself to
+frames of another size (the same camera at another resolution).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from companion.vision.types import Frame, Sighting
+
+__all__ = ["CRIB", "DECK", "MARKERS", "TableLayout", "calibrate", "play_zone"]
+
+DECK: Final = "deck"
+CRIB: Final = "crib"
+
+
+def play_zone(player: int) -> str:
+    """Name of a player's play zone (players count from 1)."""
+    return f"play:{player}"
+
+
+#: Marker card -> the zone it anchors.
+MARKERS: Final[Mapping[str, str]] = {
+    "As": play_zone(1),
+    "Ah": play_zone(2),
+    "Ac": play_zone(3),
+    "Ad": play_zone(4),
+    "Kd": DECK,
+    "Kc": CRIB,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """Zone anchors (frame pixels) for a frame of ``size`` (width, height)."""
+
+    size: tuple[int, int]
+    anchors: tuple[tuple[str, tuple[float, float]], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.anchors) < 2:
+            raise ValueError("a table layout needs at least two zones")
+        names = [name for name, _ in self.anchors]
+        if len(set(names)) != len(names):
+            raise ValueError("each zone of a table layout must be named once")
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.anchors)
+
+    def zone_at(self, point: tuple[float, float], size: tuple[int, int] | None = None) -> str:
+        """The zone a point lies in (the nearest anchor), for a frame of ``size`` (default: the layout's)."""
+        sx = sy = 1.0
+        if size is not None and size != self.size:
+            sx, sy = self.size[0] / size[0], self.size[1] / size[1]
+        x, y = point[0] * sx, point[1] * sy
+        return min(self.anchors, key=lambda a: (a[1][0] - x) ** 2 + (a[1][1] - y) ** 2)[0]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"size": list(self.size), "zones": {name: list(p) for name, p in self.anchors}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> TableLayout:
+        try:
+            size_raw = data["size"]
+            zones_raw = data["zones"]
+            assert isinstance(size_raw, list) and isinstance(zones_raw, dict)
+            size = (int(size_raw[0]), int(size_raw[1]))
+            anchors = tuple((str(k), (float(v[0]), float(v[1]))) for k, v in zones_raw.items())
+        except (KeyError, IndexError, TypeError, ValueError, AssertionError) as error:
+            raise ValueError(f"not a table layout: {error}") from error
+        return cls(size, anchors)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> TableLayout:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path} is not a table layout (bad JSON: {error.msg})") from error
+        if not isinstance(data, dict):
+            raise ValueError(f"{path} is not a table layout")
+        return cls.from_dict(data)
+
+    @classmethod
+    def default(cls, width: int, height: int, players: int = 2) -> TableLayout:
+        """The usual layout: players round the frame's edges, deck left and crib right of the middle."""
+        edge = {
+            1: (0.5, 0.82),
+            2: (0.5, 0.18),
+            3: (0.12, 0.5),
+            4: (0.88, 0.5),
+        }
+        anchors = [(play_zone(p), (edge[p][0] * width, edge[p][1] * height)) for p in range(1, players + 1)]
+        anchors += [(DECK, (0.32 * width, 0.5 * height)), (CRIB, (0.68 * width, 0.5 * height))]
+        return cls((width, height), tuple(anchors))
+
+
+def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> TableLayout:
+    """A layout from one frame: marker cards where present, the default layout for an empty table."""
+    height, width = frame.shape[:2]
+    found: dict[str, tuple[float, float]] = {}
+    for s in sightings:
+        zone = MARKERS.get(s.label)
+        if zone is not None and zone not in found:
+            found[zone] = s.center
+    if not found:
+        return TableLayout.default(width, height, players)
+    if len(found) < 2:
+        raise ValueError(
+            "only one marker card seen: lay the ace of spades and the ace of hearts (players 1 and 2), "
+            "the king of diamonds (deck) and the king of clubs (crib)"
+        )
+    return TableLayout((width, height), tuple(sorted(found.items())))

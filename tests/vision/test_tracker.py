@@ -1,0 +1,132 @@
+"""The tracker on synthetic sequences of sightings, 30 frames a second: stable events, each once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from companion.cards import Card
+from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, TableEvent, Tracker
+from companion.vision.types import BACK, UNKNOWN, Sighting
+from companion.vision.zones import CRIB, DECK, TableLayout, play_zone
+
+FPS = 30.0
+LAYOUT = TableLayout.default(1280, 720)
+P1 = (640.0, 600.0)  # player 1's side (near edge)
+P2 = (640.0, 130.0)  # player 2's side
+
+
+def seen(label: str, at: tuple[float, float], confidence: float = 0.97) -> Sighting:
+    x, y = at
+    return Sighting(
+        label, confidence, ((x - 20, y - 30), (x + 20, y - 30), (x + 20, y + 30), (x - 20, y + 30))
+    )
+
+
+def run(frames: Sequence[Iterable[Sighting]], tracker: Tracker | None = None) -> list[tuple[int, TableEvent]]:
+    tracker = tracker or Tracker(LAYOUT)
+    out = []
+    for n, sightings in enumerate(frames):
+        for event in tracker.update(list(sightings), n / FPS):
+            out.append((n, event))
+    return out
+
+
+def test_a_card_laid_is_reported_once_in_its_zone_within_300_ms() -> None:
+    frames = [[] for _ in range(10)] + [[seen("5h", P1)] for _ in range(60)]
+    events = run(frames)
+    assert len(events) == 1
+    n, event = events[0]
+    assert isinstance(event, CardAppeared)
+    assert event.card == Card.parse("5h") and event.zone == play_zone(1)
+    assert (n - 10) / FPS < 0.3
+
+
+def test_a_hand_passing_over_a_card_makes_no_event() -> None:
+    frames = [[seen("Qs", P2)] for _ in range(30)]
+    frames += [[] for _ in range(15)]  # half a second under a hand
+    frames += [[seen("Qs", P2)] for _ in range(30)]
+    events = run(frames)
+    assert [type(e) for _, e in events] == [CardAppeared]
+
+
+def test_one_blurred_frame_while_laying_makes_no_extra_event() -> None:
+    frames = [[seen("7c", P1)] for _ in range(3)] + [[]] + [[seen("7c", P1)] for _ in range(40)]
+    events = run(frames)
+    assert [type(e) for _, e in events] == [CardAppeared]
+
+
+def test_a_card_removed_is_reported_as_left_once() -> None:
+    frames = [[seen("Kd", P1)] for _ in range(30)] + [[] for _ in range(90)]
+    events = run(frames)
+    kinds = [type(e) for _, e in events]
+    assert kinds == [CardAppeared, CardLeft]
+    n_left, left = events[1]
+    assert left.card == Card.parse("Kd") and left.zone == play_zone(1)
+    assert 0.9 <= (n_left - 29) / FPS <= 1.3
+
+
+def test_two_cards_laid_quickly_are_each_reported_once() -> None:
+    a, b = (560.0, 600.0), (700.0, 600.0)
+    frames = [[seen("5h", a)] for _ in range(3)]
+    frames += [[seen("5h", a), seen("10s", b)] for _ in range(40)]
+    events = run(frames)
+    appeared = sorted(str(e.card) for _, e in events if isinstance(e, CardAppeared))
+    assert appeared == ["10s", "5h"]
+    assert len(events) == 2
+
+
+def test_a_nudged_card_makes_no_event() -> None:
+    frames = [[seen("9d", P1)] for _ in range(30)]
+    frames += [[seen("9d", (P1[0] + 12, P1[1] - 8))] for _ in range(30)]
+    assert [type(e) for _, e in run(frames)] == [CardAppeared]
+
+
+def test_a_card_pushed_into_another_zone_moves_once() -> None:
+    crib_spot = (LAYOUT.anchors[-1][1][0], LAYOUT.anchors[-1][1][1])
+    assert LAYOUT.zone_at(crib_spot) == CRIB
+    frames = [[seen("Jc", P1)] for _ in range(30)]
+    # Slid across in eight frames, then left at rest in the crib zone.
+    for k in range(1, 9):
+        x = P1[0] + (crib_spot[0] - P1[0]) * k / 8
+        y = P1[1] + (crib_spot[1] - P1[1]) * k / 8
+        frames.append([seen("Jc", (x, y))])
+    frames += [[seen("Jc", crib_spot)] for _ in range(30)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardAppeared, CardMoved]
+    moved = events[1]
+    assert isinstance(moved, CardMoved)
+    assert moved.from_zone == play_zone(1) and moved.to_zone == CRIB
+
+
+def test_a_card_still_sliding_is_not_reported_until_it_rests() -> None:
+    frames = [[seen("3h", (100.0 + 40 * k, 600.0))] for k in range(12)]
+    frames += [[seen("3h", (560.0, 600.0))] for _ in range(20)]
+    events = run(frames)
+    assert len(events) == 1
+    n, event = events[0]
+    assert n >= 12 and isinstance(event, CardAppeared) and event.position == (560.0, 600.0)
+
+
+def test_backs_unknowns_and_unsure_readings_make_no_events() -> None:
+    frames = [
+        [seen(BACK, P1), seen(UNKNOWN, P2), seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(40)
+    ]
+    assert run(frames) == []
+
+
+def test_a_card_seen_twice_in_one_frame_is_still_one_card() -> None:
+    frames = [[seen("As", P1), seen("As", (P1[0] + 5, P1[1] + 3))] for _ in range(30)]
+    events = run(frames)
+    assert len(events) == 1
+    tracker = Tracker(LAYOUT)
+    for n, sightings in enumerate(frames):
+        tracker.update(sightings, n / FPS)
+    assert tracker.on_table == {Card.parse("As"): play_zone(1)}
+
+
+def test_zone_is_none_without_a_layout_and_deck_zone_is_found() -> None:
+    events = run([[seen("2s", (300.0, 360.0))] for _ in range(20)], Tracker(None))
+    assert isinstance(events[0][1], CardAppeared) and events[0][1].zone is None
+    deck_spot = dict(LAYOUT.anchors)[DECK]
+    events = run([[seen("2s", deck_spot)] for _ in range(20)])
+    assert isinstance(events[0][1], CardAppeared) and events[0][1].zone == DECK

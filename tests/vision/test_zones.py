@@ -1,0 +1,59 @@
+"""Table zones: calibration from marker cards or an empty table, saved and loaded as JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.vision.types import Sighting
+from companion.vision.zones import CRIB, DECK, TableLayout, calibrate, play_zone
+
+
+def at(label: str, x: float, y: float) -> Sighting:
+    return Sighting(label, 0.99, ((x - 10, y - 10), (x + 10, y - 10), (x + 10, y + 10), (x - 10, y + 10)))
+
+
+def test_marker_cards_define_the_zones() -> None:
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    markers = [at("As", 300, 600), at("Ah", 300, 100), at("Kd", 1000, 200), at("Kc", 1000, 550)]
+    layout = calibrate(frame, markers)
+    assert set(layout.zones) == {play_zone(1), play_zone(2), DECK, CRIB}
+    assert layout.zone_at((320, 650)) == play_zone(1)
+    assert layout.zone_at((250, 60)) == play_zone(2)
+    assert layout.zone_at((1100, 150)) == DECK
+    assert layout.zone_at((950, 600)) == CRIB
+    # The same table seen at half the resolution.
+    assert layout.zone_at((500, 300), size=(640, 360)) == CRIB
+
+
+def test_an_empty_table_gives_the_usual_layout() -> None:
+    layout = calibrate(np.zeros((720, 1280, 3), np.uint8), [])
+    assert layout.zone_at((640, 700)) == play_zone(1)
+    assert layout.zone_at((640, 10)) == play_zone(2)
+    assert layout.zone_at((300, 360)) == DECK
+    assert layout.zone_at((980, 360)) == CRIB
+
+
+def test_one_marker_alone_is_refused() -> None:
+    with pytest.raises(ValueError, match="marker"):
+        calibrate(np.zeros((100, 100, 3), np.uint8), [at("As", 10, 10)])
+
+
+def test_layout_round_trips_through_json(tmp_path: Path) -> None:
+    layout = TableLayout.default(1920, 1080, players=3)
+    path = tmp_path / "table.json"
+    layout.save(path)
+    assert TableLayout.load(path) == layout
+    assert play_zone(3) in TableLayout.load(path).zones
+
+
+def test_a_broken_layout_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="not a table layout"):
+        TableLayout.load(path)
+    path.write_text('{"size": [10]}')
+    with pytest.raises(ValueError, match="not a table layout"):
+        TableLayout.load(path)
