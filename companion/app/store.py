@@ -3,8 +3,8 @@
 Nothing is lost when the power is pulled.  The game loop writes every action (a small JSON object: a card
 laid, a go, a claim pegged, an undo) to the journal and commits it -- write-ahead log, ``synchronous =
 FULL``, so the commit is on the disk -- *before* the engine applies it.  Starting again, the loop reads
-the unfinished game back and replays its actions through the same engine, which rebuilds exactly the
-state it had: the board is re-lit and the scoreboard shows the same thing.
+the unfinished match (best of three, or a single game) back and replays its actions through the same
+engine, which rebuilds exactly the state it had: the board is re-lit and the scoreboard shows the same.
 
 An undo is journalled too: it removes the last action's row in the same committed transaction, so the
 journal always holds exactly the actions that stand.
@@ -27,38 +27,37 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["GameSummary", "Journal", "PlayerStats", "SavedGame", "SeatSummary"]
+__all__ = ["GameSummary", "Journal", "PlayerStats", "SavedMatch", "SeatSummary"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY,
     started REAL NOT NULL,
     finished REAL,
-    players TEXT NOT NULL,
-    games_to_win INTEGER NOT NULL,
-    winner INTEGER
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    match_id INTEGER REFERENCES matches(id),
-    started REAL NOT NULL,
-    finished REAL,
     abandoned INTEGER NOT NULL DEFAULT 0,
     settings TEXT NOT NULL,
     players TEXT NOT NULL,
-    winner INTEGER,
-    skunk INTEGER NOT NULL DEFAULT 0,
-    scores TEXT
+    winner INTEGER
 );
 CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
+    match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,
     at REAL NOT NULL,
     action TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
+    PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS games (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    number INTEGER NOT NULL,
+    finished REAL NOT NULL,
+    winner INTEGER NOT NULL,
+    skunk INTEGER NOT NULL,
+    scores TEXT NOT NULL,
+    PRIMARY KEY (match_id, number)
 );
 CREATE TABLE IF NOT EXISTS seats (
-    game_id INTEGER NOT NULL REFERENCES games(id),
+    match_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     score INTEGER NOT NULL,
@@ -70,17 +69,17 @@ CREATE TABLE IF NOT EXISTS seats (
     cribs INTEGER NOT NULL,
     pegging_points INTEGER NOT NULL,
     deals INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
+    PRIMARY KEY (match_id, number, seat),
+    FOREIGN KEY (match_id, number) REFERENCES games(match_id, number) ON DELETE CASCADE
 );
 """
 
 
 @dataclass(frozen=True, slots=True)
-class SavedGame:
-    """A game read back from the journal: enough to rebuild it by replaying ``actions``."""
+class SavedMatch:
+    """A match (or single game) read back from the journal: enough to rebuild it by replaying ``actions``."""
 
     id: int
-    match_id: int | None
     settings: dict[str, Any]
     players: tuple[str, ...]
     actions: tuple[dict[str, Any], ...]
@@ -102,8 +101,10 @@ class SeatSummary:
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """How a game ended: the winner's seat, the skunk (0 none, 1 skunk, 2 double skunk) and each seat."""
+    """How a game ended: its number in the match, the winner's seat, the skunk (0 none, 1 skunk, 2 double
+    skunk) and each seat."""
 
+    number: int
     winner: int
     skunk: int
     seats: tuple[SeatSummary, ...]
@@ -162,169 +163,159 @@ class Journal:
         except sqlite3.DatabaseError as error:
             raise OSError(f"{self.path} is not a game database the companion can use ({error})") from None
 
-    # -- the game in progress ---------------------------------------------------------------------
+    # -- the match in progress --------------------------------------------------------------------
 
-    def begin_match(self, players: Sequence[str], games_to_win: int = 2) -> int:
-        """Open a match (best of ``2 * games_to_win - 1``) and return its id."""
+    def begin_match(self, settings: dict[str, Any], players: Sequence[str]) -> int:
+        """Start a match (any unfinished one is marked abandoned) and return its id."""
         with self._write() as db:
+            db.execute("UPDATE matches SET abandoned = 1 WHERE finished IS NULL AND abandoned = 0")
             cursor = db.execute(
-                "INSERT INTO matches (started, players, games_to_win) VALUES (?, ?, ?)",
-                (time.time(), json.dumps(list(players)), games_to_win),
+                "INSERT INTO matches (started, settings, players) VALUES (?, ?, ?)",
+                (time.time(), json.dumps(settings), json.dumps(list(players))),
             )
             return int(cursor.lastrowid or 0)
 
-    def begin_game(self, settings: dict[str, Any], players: Sequence[str], match_id: int | None) -> int:
-        """Start a game (any unfinished one is marked abandoned) and return its id."""
-        with self._write() as db:
-            db.execute("UPDATE games SET abandoned = 1 WHERE finished IS NULL AND abandoned = 0")
-            cursor = db.execute(
-                "INSERT INTO games (match_id, started, settings, players) VALUES (?, ?, ?, ?)",
-                (match_id, time.time(), json.dumps(settings), json.dumps(list(players))),
-            )
-            return int(cursor.lastrowid or 0)
-
-    def append(self, game_id: int, action: dict[str, Any]) -> int:
+    def append(self, match_id: int, action: dict[str, Any]) -> int:
         """Write one action and commit it to disk; returns its sequence number (0 first)."""
         text = json.dumps(action, separators=(",", ":"))
         with self._write() as db:
-            row = db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,))
+            row = db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE match_id = ?", (match_id,))
             seq = int(row.fetchone()[0])
             db.execute(
-                "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                (game_id, seq, time.time(), text),
+                "INSERT INTO actions (match_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                (match_id, seq, time.time(), text),
             )
             return seq
 
-    def pop(self, game_id: int) -> dict[str, Any] | None:
-        """Undo: remove the last action and commit; returns it (None if the game has none)."""
+    def pop(self, match_id: int) -> dict[str, Any] | None:
+        """Undo: remove the last action and commit; returns it (None if the match has none)."""
         with self._write() as db:
             row = db.execute(
-                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+                "SELECT seq, action FROM actions WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
             ).fetchone()
             if row is None:
                 return None
-            db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+            db.execute("DELETE FROM actions WHERE match_id = ? AND seq = ?", (match_id, row[0]))
             action: dict[str, Any] = json.loads(row[1])
             return action
 
-    def actions(self, game_id: int) -> tuple[dict[str, Any], ...]:
+    def actions(self, match_id: int) -> tuple[dict[str, Any], ...]:
         """The actions that stand, in order."""
         with self._lock:
             rows = self._conn().execute(
-                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
             ).fetchall()
         return tuple(json.loads(text) for (text,) in rows)
 
-    def unfinished(self) -> SavedGame | None:
-        """The game to resume after a restart, if one was in progress."""
+    def unfinished(self) -> SavedMatch | None:
+        """The match to resume after a restart, if one was in progress."""
         with self._lock:
             row = self._conn().execute(
-                "SELECT id, match_id, settings, players FROM games "
+                "SELECT id, settings, players FROM matches "
                 "WHERE finished IS NULL AND abandoned = 0 ORDER BY id DESC LIMIT 1"
             ).fetchone()
         if row is None:
             return None
-        game_id, match_id, settings, players = row
-        return SavedGame(
-            int(game_id),
-            None if match_id is None else int(match_id),
-            json.loads(settings),
-            tuple(json.loads(players)),
-            self.actions(int(game_id)),
+        match_id, settings, players = row
+        return SavedMatch(
+            int(match_id), json.loads(settings), tuple(json.loads(players)), self.actions(int(match_id))
         )
 
-    def abandon(self, game_id: int) -> None:
-        """Give up a game (a new game was asked for): it stays in the file but never counts."""
+    def abandon(self, match_id: int) -> None:
+        """Give up a match (a new game was asked for): it stays in the file, and its finished games count."""
         with self._write() as db:
-            db.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+            db.execute("UPDATE matches SET abandoned = 1 WHERE id = ?", (match_id,))
 
     # -- finished games and matches -----------------------------------------------------------------
 
-    def finish_game(self, game_id: int, summary: GameSummary) -> None:
-        """Record the result and each player's figures (idempotent: finishing twice changes nothing)."""
+    def record_games(self, match_id: int, summaries: Sequence[GameSummary]) -> None:
+        """Make the match's finished games exactly ``summaries`` (an undo of a winning peg removes one)."""
         with self._write() as db:
-            done = db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
-            if done is None:
-                raise LookupError(f"there is no game {game_id} in {self.path}")
-            if done[0] is not None:
-                return
-            scores = [seat.score for seat in summary.seats]
-            db.execute(
-                "UPDATE games SET finished = ?, winner = ?, skunk = ?, scores = ? WHERE id = ?",
-                (time.time(), summary.winner, summary.skunk, json.dumps(scores), game_id),
-            )
-            for index, seat in enumerate(summary.seats):
-                won = index == summary.winner
-                db.execute(
-                    "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game_id,
-                        index,
-                        seat.name,
-                        seat.score,
-                        int(won),
-                        0 if won else summary.skunk,
-                        seat.hand_points,
-                        seat.hands,
-                        seat.crib_points,
-                        seat.cribs,
-                        seat.pegging_points,
-                        seat.deals,
-                    ),
-                )
-
-    def match_games_won(self, match_id: int) -> tuple[int, ...]:
-        """Games won so far in a match, per seat."""
-        with self._lock:
-            db = self._conn()
-            found = db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
-            if found is None:
+            if db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
                 raise LookupError(f"there is no match {match_id} in {self.path}")
-            players = json.loads(found[0])
-            rows = db.execute(
-                "SELECT winner, COUNT(*) FROM games "
-                "WHERE match_id = ? AND finished IS NOT NULL GROUP BY winner",
-                (match_id,),
-            ).fetchall()
-        won = [0] * len(players)
-        for winner, count in rows:
-            won[int(winner)] = int(count)
-        return tuple(won)
+            numbers = {summary.number for summary in summaries}
+            kept = {
+                int(n) for (n,) in db.execute("SELECT number FROM games WHERE match_id = ?", (match_id,))
+            }
+            for number in kept - numbers:
+                db.execute("DELETE FROM seats WHERE match_id = ? AND number = ?", (match_id, number))
+                db.execute("DELETE FROM games WHERE match_id = ? AND number = ?", (match_id, number))
+            for summary in summaries:
+                if summary.number in kept:
+                    continue
+                self._insert_game(db, match_id, summary)
 
-    def finish_match(self, match_id: int, winner: int) -> None:
+    @staticmethod
+    def _insert_game(db: sqlite3.Connection, match_id: int, summary: GameSummary) -> None:
+        scores = [seat.score for seat in summary.seats]
+        db.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
+            (match_id, summary.number, time.time(), summary.winner, summary.skunk, json.dumps(scores)),
+        )
+        for index, seat in enumerate(summary.seats):
+            won = index == summary.winner
+            db.execute(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id,
+                    summary.number,
+                    index,
+                    seat.name,
+                    seat.score,
+                    int(won),
+                    0 if won else summary.skunk,
+                    seat.hand_points,
+                    seat.hands,
+                    seat.crib_points,
+                    seat.cribs,
+                    seat.pegging_points,
+                    seat.deals,
+                ),
+            )
+
+    def finish_match(self, match_id: int, winner: int | None) -> None:
+        """Close the match (``winner`` None: it ended undecided, e.g. a single game was asked for)."""
         with self._write() as db:
             db.execute(
                 "UPDATE matches SET finished = ?, winner = ? WHERE id = ? AND finished IS NULL",
                 (time.time(), winner, match_id),
             )
 
-    def open_match(self) -> tuple[int, int] | None:
-        """The match still being played (id, games to win), if any."""
+    def games_won(self, match_id: int) -> tuple[int, ...]:
+        """Games won so far in a match, per seat."""
         with self._lock:
-            row = self._conn().execute(
-                "SELECT id, games_to_win FROM matches WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
+            db = self._conn()
+            found = db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if found is None:
+                raise LookupError(f"there is no match {match_id} in {self.path}")
+            rows = db.execute(
+                "SELECT winner, COUNT(*) FROM games WHERE match_id = ? GROUP BY winner", (match_id,)
+            ).fetchall()
+        won = [0] * len(json.loads(found[0]))
+        for winner, count in rows:
+            won[int(winner)] = int(count)
+        return tuple(won)
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """The most recent finished games, newest first."""
         with self._lock:
             rows = self._conn().execute(
-                "SELECT id, match_id, finished, players, winner, skunk, scores FROM games "
-                "WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?",
+                "SELECT g.match_id, g.number, g.finished, m.players, g.winner, g.skunk, g.scores "
+                "FROM games g JOIN matches m ON m.id = g.match_id "
+                "ORDER BY g.finished DESC, g.match_id DESC, g.number DESC LIMIT ?",
                 (limit,),
             ).fetchall()
         return [
             {
-                "game": int(gid),
-                "match": mid,
+                "match": int(mid),
+                "game": int(number),
                 "finished": finished,
                 "players": json.loads(players),
                 "winner": winner,
                 "skunk": skunk,
                 "scores": json.loads(scores),
             }
-            for gid, mid, finished, players, winner, skunk, scores in rows
+            for mid, number, finished, players, winner, skunk, scores in rows
         ]
 
     def statistics(self) -> list[PlayerStats]:
@@ -335,7 +326,8 @@ class Journal:
                 "SELECT name, COUNT(*), SUM(won), SUM(CASE WHEN won = 1 AND g.skunk > 0 THEN 1 ELSE 0 END), "
                 "SUM(CASE WHEN skunked > 0 THEN 1 ELSE 0 END), SUM(hand_points), SUM(hands), "
                 "SUM(crib_points), SUM(cribs), SUM(pegging_points), SUM(deals) "
-                "FROM seats JOIN games g ON g.id = seats.game_id GROUP BY name"
+                "FROM seats JOIN games g ON g.match_id = seats.match_id AND g.number = seats.number "
+                "GROUP BY name"
             ).fetchall()
             match_rows = db.execute("SELECT players, winner FROM matches WHERE winner IS NOT NULL").fetchall()
         matches: dict[str, int] = {}

@@ -13,26 +13,26 @@ from companion.app.store import GameSummary, Journal, SeatSummary
 def test_actions_are_read_back_in_order_after_reopening(tmp_path: Path) -> None:
     path = tmp_path / "table.db"
     with Journal(path) as journal:
-        game = journal.begin_game({"mode": "auto"}, ["Ann", "Bob"], None)
-        assert journal.append(game, {"do": "cut", "player": 0, "card": "5h"}) == 0
-        assert journal.append(game, {"do": "cut", "player": 1, "card": "Kd"}) == 1
+        match = journal.begin_match({"mode": "auto"}, ["Ann", "Bob"])
+        assert journal.append(match, {"action": "cut", "player": 0, "card": "5h"}) == 0
+        assert journal.append(match, {"action": "cut", "player": 1, "card": "Kd"}) == 1
     with Journal(path) as again:
         saved = again.unfinished()
     assert saved is not None
-    assert saved.id == game
+    assert saved.id == match
     assert saved.players == ("Ann", "Bob")
     assert saved.settings == {"mode": "auto"}
     assert saved.actions == (
-        {"do": "cut", "player": 0, "card": "5h"},
-        {"do": "cut", "player": 1, "card": "Kd"},
+        {"action": "cut", "player": 0, "card": "5h"},
+        {"action": "cut", "player": 1, "card": "Kd"},
     )
 
 
 def test_the_journal_is_committed_to_disk_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     path = tmp_path / "table.db"
     journal = Journal(path)
-    game = journal.begin_game({}, ["Ann", "Bob"], None)
-    journal.append(game, {"do": "go", "player": 1})
+    match = journal.begin_match({}, ["Ann", "Bob"])
+    journal.append(match, {"action": "go", "player": 1})
     # Another connection sees the row at once: it was committed, not left in an open transaction.
     other = sqlite3.connect(path)
     assert other.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
@@ -45,52 +45,47 @@ def test_the_journal_is_committed_to_disk_in_wal_mode_with_full_sync(tmp_path: P
 
 def test_undo_removes_exactly_the_last_action(tmp_path: Path) -> None:
     with Journal(tmp_path / "t.db") as journal:
-        game = journal.begin_game({}, ["Ann", "Bob"], None)
+        match = journal.begin_match({}, ["Ann", "Bob"])
         for n in range(3):
-            journal.append(game, {"n": n})
-        assert journal.pop(game) == {"n": 2}
-        assert journal.append(game, {"n": 9}) == 2
-        assert journal.actions(game) == ({"n": 0}, {"n": 1}, {"n": 9})
-        journal.pop(game)
-        journal.pop(game)
-        journal.pop(game)
-        assert journal.pop(game) is None
+            journal.append(match, {"n": n})
+        assert journal.pop(match) == {"n": 2}
+        assert journal.append(match, {"n": 9}) == 2
+        assert journal.actions(match) == ({"n": 0}, {"n": 1}, {"n": 9})
+        journal.pop(match)
+        journal.pop(match)
+        journal.pop(match)
+        assert journal.pop(match) is None
 
 
-def test_a_new_game_abandons_the_unfinished_one(tmp_path: Path) -> None:
+def test_a_new_match_abandons_the_unfinished_one(tmp_path: Path) -> None:
     with Journal(tmp_path / "t.db") as journal:
-        first = journal.begin_game({}, ["Ann", "Bob"], None)
+        first = journal.begin_match({}, ["Ann", "Bob"])
         journal.append(first, {"n": 1})
-        second = journal.begin_game({}, ["Ann", "Bob"], None)
+        second = journal.begin_match({}, ["Ann", "Bob"])
         saved = journal.unfinished()
         assert saved is not None and saved.id == second and saved.actions == ()
         journal.abandon(second)
         assert journal.unfinished() is None
 
 
-def summary(winner: int, loser_score: int, skunk: int) -> GameSummary:
+def summary(number: int, winner: int, loser_score: int, skunk: int) -> GameSummary:
     # (score, hand points, hands, crib points, cribs, pegging points, deals)
     won = (121, 40, 5, 12, 3, 20, 5)
     lost = (loser_score, 30, 5, 8, 2, 15, 5)
     ann, bob = (won, lost) if winner == 0 else (lost, won)
-    seats = [SeatSummary("Ann", *ann), SeatSummary("Bob", *bob)]
-    return GameSummary(winner=winner, skunk=skunk, seats=tuple(seats))
+    return GameSummary(number, winner, skunk, (SeatSummary("Ann", *ann), SeatSummary("Bob", *bob)))
 
 
 def test_statistics_count_wins_skunks_matches_and_averages(tmp_path: Path) -> None:
     with Journal(tmp_path / "t.db") as journal:
-        match = journal.begin_match(["Ann", "Bob"])
-        g1 = journal.begin_game({}, ["Ann", "Bob"], match)
-        journal.finish_game(g1, summary(0, 80, 1))
-        journal.finish_game(g1, summary(0, 80, 1))  # finishing twice changes nothing
-        g2 = journal.begin_game({}, ["Ann", "Bob"], match)
-        journal.finish_game(g2, summary(1, 100, 0))
-        g3 = journal.begin_game({}, ["Ann", "Bob"], match)
-        journal.finish_game(g3, summary(0, 50, 2))
-        assert journal.match_games_won(match) == (2, 1)
-        assert journal.open_match() == (match, 2)
+        match = journal.begin_match({}, ["Ann", "Bob"])
+        journal.record_games(match, [summary(1, 0, 80, 1)])
+        journal.record_games(match, [summary(1, 0, 80, 1)])  # recording the same game again changes nothing
+        journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0)])
+        journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0), summary(3, 0, 50, 2)])
+        assert journal.games_won(match) == (2, 1)
         journal.finish_match(match, 0)
-        assert journal.open_match() is None
+        assert journal.unfinished() is None
         stats = {s.name: s for s in journal.statistics()}
         history = journal.history()
     ann, bob = stats["Ann"], stats["Bob"]
@@ -100,8 +95,17 @@ def test_statistics_count_wins_skunks_matches_and_averages(tmp_path: Path) -> No
     assert ann.average_hand == pytest.approx(110 / 15)
     assert ann.average_crib == pytest.approx(32 / 8)
     assert ann.average_pegging == pytest.approx(55 / 15)
-    assert [h["game"] for h in history] == [g3, g2, g1]
+    assert [h["game"] for h in history] == [3, 2, 1]
     assert history[0]["scores"] == [121, 50] and history[0]["skunk"] == 2
+
+
+def test_undoing_a_winning_peg_takes_the_game_back_out_of_the_record(tmp_path: Path) -> None:
+    with Journal(tmp_path / "t.db") as journal:
+        match = journal.begin_match({}, ["Ann", "Bob"])
+        journal.record_games(match, [summary(1, 0, 80, 1)])
+        journal.record_games(match, [])
+        assert journal.games_won(match) == (0, 0)
+        assert journal.statistics() == []
 
 
 def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:

@@ -1,0 +1,170 @@
+"""The table's settings, from a TOML file (``crib play --config FILE``) with command-line overrides.
+
+Every setting has a default, so ``crib play`` runs with no file at all.  A file names only what differs::
+
+    [table]
+    players = ["Ann", "Bob"]
+    mode = "claims"            # or "auto": the companion pegs the true count
+    muggins_seconds = 8        # how long an under-claim is offered to the opponent
+    pin = "4821"               # the scoreboard's PIN (a fresh random one at each start if left out)
+    games_to_win = 2           # best of three
+    variant = "six-card"       # or "five-card" (game to 61)
+
+    [camera]
+    source = "picamera"        # "picamera", a camera index ("0"), a video file or a folder of images
+
+    [board]
+    port = "/dev/ttyUSB0"      # left out: the virtual board
+    brightness = 64
+
+    [web]
+    host = "0.0.0.0"
+    port = 8121
+
+    [store]
+    path = "/var/lib/crib/crib.db"
+
+    [gpio]
+    player0 = [17, 18, 27, 22] # knob A, knob B, knob press, muggins
+    player1 = [23, 24, 25, 5]
+    undo = 6
+    hold_for_new_game = 2.0
+
+A wrong key or value is one sentence naming it, never a traceback.
+"""
+
+from __future__ import annotations
+
+import secrets
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion.controls import ControlPins
+
+__all__ = ["AUTO", "CLAIMS", "TableConfig", "load_config"]
+
+AUTO = "auto"
+CLAIMS = "claims"
+VARIANTS = ("six-card", "five-card")
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """Everything ``crib play`` needs to know about the table."""
+
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    mode: str = AUTO
+    muggins_seconds: float = 8.0
+    pin: str = field(default_factory=lambda: f"{secrets.randbelow(10_000):04d}")
+    games_to_win: int = 2
+    variant: str = "six-card"
+    camera: str | None = None
+    board_port: str | None = None
+    brightness: int = 64
+    web_host: str = "0.0.0.0"
+    web_port: int = 8121
+    db_path: str = "crib.db"
+    gpio: ControlPins = field(default_factory=ControlPins)
+
+    def __post_init__(self) -> None:
+        if self.mode not in (AUTO, CLAIMS):
+            raise ValueError(f"mode {self.mode!r} is neither 'auto' nor 'claims'")
+        if len(self.players) != 2 or not all(name.strip() for name in self.players):
+            raise ValueError("the table needs the names of two players")
+        if self.players[0] == self.players[1]:
+            raise ValueError("the two players need different names (their statistics are kept by name)")
+        if not self.pin.isdigit() or not 4 <= len(self.pin) <= 8:
+            raise ValueError("the table's PIN must be 4 to 8 digits")
+        if not 0 < self.muggins_seconds <= 120:
+            raise ValueError("muggins_seconds must be between 0 and 120")
+        if not 1 <= self.games_to_win <= 5:
+            raise ValueError("games_to_win must be 1 to 5 (1 is a single game, 2 best of three)")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant {self.variant!r} is not one a two-track board can show: {VARIANTS}")
+        if not 0 <= self.brightness <= 255:
+            raise ValueError("the board's brightness must be 0 to 255")
+        if not 0 <= self.web_port <= 65535:
+            raise ValueError(f"web port {self.web_port} is not a port number")
+
+    def with_changes(self, **changes: Any) -> TableConfig:
+        """A copy with the given settings replaced (None means: keep)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_SECTIONS: dict[str, dict[str, str]] = {
+    "table": {
+        "players": "players",
+        "mode": "mode",
+        "muggins_seconds": "muggins_seconds",
+        "pin": "pin",
+        "games_to_win": "games_to_win",
+        "variant": "variant",
+    },
+    "camera": {"source": "camera"},
+    "board": {"port": "board_port", "brightness": "brightness"},
+    "web": {"host": "web_host", "port": "web_port"},
+    "store": {"path": "db_path"},
+}
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "players": list,
+    "mode": str,
+    "muggins_seconds": (int, float),
+    "pin": str,
+    "games_to_win": int,
+    "variant": str,
+    "camera": (str, int),
+    "board_port": str,
+    "brightness": int,
+    "web_host": str,
+    "web_port": int,
+    "db_path": str,
+}
+
+
+def load_config(path: str | Path | None) -> TableConfig:
+    """Read the config file (None: all defaults)."""
+    if path is None:
+        return TableConfig()
+    target = Path(path)
+    try:
+        data = tomllib.loads(target.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"there is no config file {target}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{target} is not valid TOML ({error})") from None
+    return config_from_mapping(data, str(target))
+
+
+def config_from_mapping(data: dict[str, Any], where: str = "the config") -> TableConfig:
+    """Build the config from parsed TOML; unknown sections or keys are errors, not silently ignored."""
+    values: dict[str, Any] = {}
+    gpio = ControlPins()
+    for section, content in data.items():
+        if section == "gpio":
+            if not isinstance(content, dict):
+                raise ValueError(f"{where}: [gpio] must be a section")
+            gpio = ControlPins.from_mapping(content)
+            continue
+        keys = _SECTIONS.get(section)
+        if keys is None or not isinstance(content, dict):
+            known = ", ".join([*_SECTIONS, "gpio"])
+            raise ValueError(f"{where}: there is no section [{section}] (known: {known})")
+        for key, value in content.items():
+            name = keys.get(key)
+            if name is None:
+                raise ValueError(f"{where}: [{section}] has no setting {key!r} (known: {', '.join(keys)})")
+            if not isinstance(value, _TYPES[name]) or isinstance(value, bool):
+                raise ValueError(f"{where}: [{section}] {key} = {value!r} has the wrong type")
+            values[name] = value
+    if "players" in values:
+        names = values["players"]
+        if len(names) != 2 or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"{where}: [table] players must be a list of two names")
+        values["players"] = (names[0], names[1])
+    if "camera" in values:
+        values["camera"] = str(values["camera"])
+    if "muggins_seconds" in values:
+        values["muggins_seconds"] = float(values["muggins_seconds"])
+    return TableConfig(gpio=gpio, **values)

@@ -1,0 +1,140 @@
+"""The game loop: one thread owns the table; everything else only posts events to its queue.
+
+The camera's tracker, the knobs and buttons (on gpiozero's threads), the scoreboard (on the web
+server's thread) and the loop's own timers never touch the game.  They put frozen events on the queue;
+the loop takes them one at a time, lets the :class:`~companion.app.table.Table` interpret each (which
+journals every action before applying it), then shows the result: the board gets its full state, the
+scoreboard its view.  A slow phone or a board being re-plugged never blocks the game: the hub hands views
+over without waiting, and a board that does not answer is reported on the scoreboard while the link
+reconnects by itself.
+
+Muggins: when a claim leaves points behind, the loop starts a timer; if nobody calls muggins within
+``muggins_seconds`` the chance passes (a :class:`~companion.app.events.MugginsExpired` event).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from companion.app.events import CardLanded, Event, MugginsExpired, Shutdown
+from companion.app.table import Table
+from companion.app.view import board_state, build_view
+from companion.board.state import BoardState
+from companion.web.hub import ScoreboardHub
+
+__all__ = ["Board", "GameLoop"]
+
+
+class Board(Protocol):
+    """Anything that shows a board state: the link to the real board, or the virtual one."""
+
+    def show(self, state: BoardState) -> Any: ...
+
+
+class GameLoop:
+    """Runs a table on its own thread (``start``), or step by step on the caller's (``step``)."""
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        board: Board | None = None,
+        hub: ScoreboardHub | None = None,
+        brightness: int = 64,
+    ) -> None:
+        self.table = table
+        self.board = board
+        self.hub = hub
+        self.brightness = brightness
+        self.listeners: list[Callable[[Table, Event | None], None]] = []
+        self.latencies: list[float] = []
+        """Seconds from the frame that showed a card to the board and scoreboard showing its result."""
+        self.board_error = ""
+        self._queue: queue.Queue[Event] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._timers: dict[int, threading.Timer] = {}
+        self._last_board: BoardState | None = None
+        self._lock = threading.Lock()
+
+    # -- posting (any thread) -------------------------------------------------------------------------
+
+    def post(self, event: Event) -> None:
+        """Queue an event for the loop (safe from any thread: callbacks, the web server, timers)."""
+        self._queue.put(event)
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until every event posted so far has been handled (for tests, benchmarks and replays)."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.002)
+        return True
+
+    # -- the loop ------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Show the game as it stands (a resumed game re-lights the board) and start the loop thread."""
+        self.show(None)
+        self._thread = threading.Thread(target=self._run, name="game-loop", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish the events already queued, then stop (idempotent)."""
+        thread, self._thread = self._thread, None
+        if thread is not None and thread.is_alive():
+            self.post(Shutdown())
+            thread.join(timeout)
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _run(self) -> None:
+        while True:
+            event = self._queue.get()
+            try:
+                if isinstance(event, Shutdown):
+                    return
+                self.step(event)
+            finally:
+                self._queue.task_done()
+
+    def step(self, event: Event) -> None:
+        """Handle one event and show the result."""
+        self.table.handle(event)
+        self.show(event)
+        self._arm_muggins()
+
+    def show(self, event: Event | None) -> None:
+        """Send the board its state (only when it changed) and the scoreboard its view."""
+        table = self.table
+        state = board_state(table.game.snapshot(), tentative=table.tentative(), brightness=self.brightness)
+        if self.board is not None and state != self._last_board:
+            try:
+                self.board.show(state)
+                self._last_board = state
+                self.board_error = ""
+            except (OSError, ValueError) as error:
+                self.board_error = f"the board is not answering ({error}); the game goes on"
+        if self.hub is not None:
+            view = build_view(table)
+            if self.board_error:
+                view["notice"] = " ".join(filter(None, [view.get("notice"), self.board_error]))
+            self.hub.publish(view)
+        if isinstance(event, CardLanded) and event.at > 0:
+            self.latencies.append(time.monotonic() - event.at)
+        for listener in self.listeners:
+            listener(table, event)
+
+    def _arm_muggins(self) -> None:
+        offer = self.table.game.offer
+        if offer is None or offer.serial in self._timers:
+            return
+        timer = threading.Timer(self.table.config.muggins_seconds, self.post, [MugginsExpired(offer.serial)])
+        timer.daemon = True
+        self._timers[offer.serial] = timer
+        timer.start()

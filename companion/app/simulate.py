@@ -1,0 +1,182 @@
+"""Whole games as the table would see them: scripted with a seeded random source, for replays and tests.
+
+A :class:`Recording` is what the camera and the knobs would report during a real game -- the cuts for
+the deal, the starter, every card laid in front of the player who laid it (never a word about "go": the
+table must infer it), the crib turned face up, and in claims mode each player's claim and the muggins
+calls -- together with what a referee who saw every card (the rules engine told each hand as dealt)
+says the scores were, deal by deal.  Replaying the events through the table, which sees only what the
+camera sees, must end with exactly the referee's scores.
+
+The players here are simple: they lay a random card that fits, and in claims mode sometimes miss a few
+points.  The dealing is done from ``random.Random(seed)``, so a seed is a game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.app.events import (
+    CallMuggins,
+    CardLanded,
+    CardLifted,
+    Claim,
+    Event,
+    event_from_dict,
+    event_to_dict,
+)
+from companion.cards import Card, full_deck
+from companion.rules.game import Counting, Game, Phase, Settings
+from companion.rules.show import score_hand
+
+__all__ = ["Recording", "script_game"]
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    """The events of one scripted game, and the referee's scores after each deal and at the end."""
+
+    seed: int
+    mode: str
+    events: tuple[Event, ...]
+    deal_scores: tuple[tuple[int, int], ...]
+    final: tuple[int, int]
+    winner: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "mode": self.mode,
+            "final": list(self.final),
+            "winner": self.winner,
+            "deal_scores": [list(s) for s in self.deal_scores],
+            "events": [event_to_dict(e) for e in self.events],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Recording:
+        return cls(
+            seed=int(data["seed"]),
+            mode=str(data["mode"]),
+            events=tuple(event_from_dict(e) for e in data["events"]),
+            deal_scores=tuple((int(a), int(b)) for a, b in data["deal_scores"]),
+            final=(int(data["final"][0]), int(data["final"][1])),
+            winner=int(data["winner"]),
+        )
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=0) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Recording:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            return cls.from_dict(data)
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise ValueError(f"{path} is not a recorded game ({error})") from None
+
+
+def script_game(seed: int, *, mode: str = "auto", miss_rate: float = 0.3) -> Recording:
+    """Play one whole game to 121 with seeded dealing; return what the table would have seen."""
+    rng = random.Random(seed)
+    referee = Game(Settings(counting=Counting(mode), match_games=1))
+    events: list[Event] = []
+    deal_scores: list[tuple[int, int]] = []
+
+    def land(card: Card, zone: str) -> None:
+        events.append(CardLanded(str(card), zone))
+
+    # The cut for the deal: cut again on equal cards, as the engine says.
+    while referee.phase is Phase.CUT_FOR_DEAL:
+        cuts = rng.sample(full_deck(), 2)
+        for player, card in enumerate(cuts):
+            referee.cut_for_deal(player, card)
+            land(card, f"player{player}")
+        for player, card in enumerate(cuts):
+            events.append(CardLifted(str(card), f"player{player}"))
+
+    while referee.phase is not Phase.GAME_OVER:
+        dealer = referee.dealer
+        assert dealer is not None
+        pack = list(full_deck())
+        rng.shuffle(pack)
+        hands = {p: pack[6 * i : 6 * i + 6] for i, p in enumerate(((dealer + 1) % 2, dealer))}
+        for player in ((dealer + 1) % 2, dealer):
+            referee.deal(player, hands[player])
+        crib: list[Card] = []
+        for player in ((dealer + 1) % 2, dealer):
+            thrown = rng.sample(hands[player], 2)
+            referee.discard(player, thrown)
+            crib += thrown
+        starter = pack[12]
+        referee.turn_starter(starter)
+        land(starter, "starter")
+        laid: list[tuple[int, Card]] = []
+        while referee.phase is Phase.PLAY:
+            turn = referee.turn()
+            assert turn is not None
+            if referee.counting is Counting.CLAIMS and referee.snapshot().pending_claim is not None:
+                pending = referee.snapshot().pending_claim
+                assert pending is not None
+                # A fair player claims what the card scored.
+                points = _pending_points(referee)
+                referee.claim(pending.player, "play", points)
+                events.append(Claim(pending.player, points))
+                continue
+            held = [c for c in hands[turn] if c not in crib and (turn, c) not in laid]
+            fits = [c for c in held if referee.can_play(turn, c)]
+            if fits:
+                card = rng.choice(fits)
+                referee.play(turn, card)
+                laid.append((turn, card))
+                land(card, f"player{turn}")
+            else:
+                referee.go(turn)
+        if referee.pending is not None and not referee.over:
+            # The last card of the play scored (one for last, or more): its player claims it.
+            scorer = referee.pending.player
+            points = _pending_points(referee)
+            referee.claim(scorer, "play", points)
+            events.append(Claim(scorer, points))
+        # The show: pone, dealer, then the crib turned face up.
+        for card in crib:
+            if referee.phase is not Phase.SHOW:
+                break
+            land(card, "crib")
+        while referee.phase is Phase.SHOW:
+            nxt = referee.snapshot().show_next
+            assert nxt is not None
+            player, what = nxt
+            if referee.counting is Counting.AUTO:
+                referee.count(player, what, crib if what == "crib" else None)
+                continue
+            hand = crib if what == "crib" else [c for p, c in laid if p == player]
+            true = score_hand(hand, starter, crib=what == "crib").total
+            claimed = true - rng.randint(1, 3) if true >= 3 and rng.random() < miss_rate else true
+            referee.claim(player, what, claimed, crib if what == "crib" else None)
+            events.append(Claim(player, claimed))
+            if referee.offer is not None and rng.random() < 0.7:
+                referee.muggins(1 - player)
+                events.append(CallMuggins(1 - player))
+        deal_scores.append((referee.scores[0], referee.scores[1]))
+        for player, card in laid:
+            events.append(CardLifted(str(card), f"player{player}"))
+    assert referee.winner is not None
+    return Recording(
+        seed=seed,
+        mode=mode,
+        events=tuple(events),
+        deal_scores=tuple(deal_scores),
+        final=(referee.scores[0], referee.scores[1]),
+        winner=referee.winner,
+    )
+
+
+def _pending_points(game: Game) -> int:
+    """The true points of the pending play score (a fair player claims them all)."""
+    hidden = game.pending
+    assert hidden is not None
+    return sum(item.points for item in hidden.items)

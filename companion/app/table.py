@@ -1,0 +1,533 @@
+"""The table: what the camera, the knobs and the scoreboard report, turned into the engine's actions.
+
+This is the game loop's brain, kept free of threads and timers so it can be tested event by event.  It
+owns the rules engine's :class:`~companion.rules.game.Game` and the :class:`~companion.app.store.Journal`;
+each event is interpreted against the game as it stands:
+
+* **cut for the deal** -- a card landing in a player's zone is that player's cut;
+* **the starter** -- a card landing on the starter spot: the deal and the throws to the crib happened face
+  down, so they are recorded as unseen cards, then the starter is turned (a jack: two for his heels);
+* **the play** -- a card landing in a player's zone was laid by that player.  A "go" is inferred when the
+  same player lays twice running or a card would pass 31 (the opponent, or both, must have said go);
+  the knob's press also says go;
+* **the show** -- the hands are the cards each player laid; the crib is counted when its four cards are
+  turned face up.  With automatic counting the engine pegs each count; with claims each player dials and
+  pegs a claim and under-claimed points are offered to the opponent (muggins).
+
+A card the camera could not read, a card seen twice in one deal, or a card that no legal play explains
+is not guessed at: the table asks for a correction (pick the right card from a list, or undo) and nothing
+is pegged until it is given.
+
+Every action is written to the journal and committed *before* the engine applies it; one event's actions
+form a group (a play and the goes inferred before it, the automatic counts after it), and undo takes back
+the last group, so an undo never leaves half of what one card caused.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, NoReturn
+
+from companion.app.actions import action_from_dict, action_to_dict
+from companion.app.config import TableConfig
+from companion.app.events import (
+    CallMuggins,
+    CardLanded,
+    CardLifted,
+    Claim,
+    Correct,
+    DialClaim,
+    Event,
+    MugginsExpired,
+    NewGame,
+    PegClaim,
+    SayGo,
+    SetMode,
+    Shutdown,
+    Undo,
+)
+from companion.app.store import GameSummary, Journal, SeatSummary
+from companion.cards import Card, InvalidCard, full_deck
+from companion.rules.errors import RulesError
+from companion.rules.game import (
+    Action,
+    Count,
+    Counting,
+    CutForDeal,
+    Deal,
+    Discard,
+    Game,
+    Go,
+    Muggins,
+    NextGame,
+    PassMuggins,
+    Phase,
+    Play,
+    Settings,
+    SwitchCounting,
+    TurnStarter,
+)
+from companion.rules.game import Claim as ClaimAction
+from companion.rules.variants import variant_named
+
+__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries", "settings_from_dict"]
+
+#: The zones the camera's calibration names, and which player each belongs to.
+PLAYER_ZONES: Final = {"player0": 0, "player1": 1, "cut0": 0, "cut1": 1}
+STARTER_ZONE: Final = "starter"
+CRIB_ZONE: Final = "crib"
+_GROUP: Final = "_group"
+_SKUNK: Final = {None: 0, "skunk": 1, "double-skunk": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A card the table will not guess at: the question, where it lay, what the camera said, the choices."""
+
+    message: str
+    zone: str
+    seen: str
+    choices: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"message": self.message, "zone": self.zone, "seen": self.seen, "choices": list(self.choices)}
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    """The engine's settings as saved with a match (so a resumed match is replayed under its own rules)."""
+    return Settings(
+        variant=variant_named(str(data.get("variant", "six-card"))),
+        counting=Counting(str(data.get("counting", "auto"))),
+        match_games=int(data.get("match_games", 3)),
+    )
+
+
+def _settings_dict(config: TableConfig) -> dict[str, Any]:
+    return {"variant": config.variant, "counting": config.mode, "match_games": 2 * config.games_to_win - 1}
+
+
+class Table:
+    """One table's game: the engine, its journal, and the deal followed from events."""
+
+    def __init__(self, journal: Journal, config: TableConfig) -> None:
+        self.journal = journal
+        self.config = config
+        self.correction: Correction | None = None
+        self.notice = ""
+        self.dial: dict[int, int] = {0: 0, 1: 0}
+        self._crib_seen: list[Card] = []
+        self._group = 0
+        self._recorded = 0
+        saved = journal.unfinished()
+        if saved is None:
+            self._begin_match()
+        else:
+            self.match_id = saved.id
+            self.players: tuple[str, ...] = saved.players
+            self.settings = settings_from_dict(saved.settings)
+            actions = [action_from_dict(a) for a in saved.actions]
+            self.game = Game.replay(actions, self.settings)
+            self._group = max((int(a.get(_GROUP, 0)) for a in saved.actions), default=0)
+            self._recorded = len(self.game.games)
+        self.resumed = saved is not None and bool(saved.actions)
+
+    # -- matches -----------------------------------------------------------------------------------
+
+    def _begin_match(self) -> None:
+        self.players = self.config.players
+        settings = _settings_dict(self.config)
+        self.settings = settings_from_dict(settings)
+        self.match_id = self.journal.begin_match(settings, self.players)
+        self.game = Game(self.settings)
+        self._recorded = 0
+        self._group = 0
+        self._reset_follower()
+
+    def _reset_follower(self) -> None:
+        self.correction = None
+        self.dial = {0: 0, 1: 0}
+        self._crib_seen = []
+
+    def new_match(self) -> None:
+        """Abandon (or close, if decided) the match in progress and start afresh."""
+        winner = self.game.match_winner
+        if winner is not None:
+            self.journal.finish_match(self.match_id, winner)
+        else:
+            self.journal.abandon(self.match_id)
+        self._begin_match()
+        self.notice = "a new game: cut for the deal"
+
+    # -- what the outputs show ----------------------------------------------------------------------
+
+    def tentative(self) -> tuple[int, int] | None:
+        """The claim being dialled, as (track, hole) for the board's blinking peg; None if none."""
+        for player, dial in self.dial.items():
+            if dial > 0 and player < self.game.variant.players:
+                side = self.game.side_of(player)
+                return side, min(self.game.target, self.game.scores[side] + dial)
+        return None
+
+    def crib_seen(self) -> tuple[str, ...]:
+        """Crib cards the camera has seen turned up, before the crib is counted."""
+        return tuple(str(c) for c in self._crib_seen)
+
+    # -- doing, journalled first ---------------------------------------------------------------------
+
+    def _do(self, actions: Sequence[Action]) -> None:
+        """Journal and apply one group of actions (verified first on a copy, so all or none are done)."""
+        if not actions:
+            return
+        if len(actions) == 1:
+            self.game.verify(actions[0])  # raises RulesError with the engine's sentence
+        else:
+            trial = _trial(self.game)
+            for action in actions:
+                trial.apply(action)
+        self._group += 1
+        for action in actions:
+            self.journal.append(self.match_id, {**action_to_dict(action), _GROUP: self._group})
+            self.game.apply(action)
+        self._sync_record()
+
+    def undo(self) -> bool:
+        """Take back the last group of actions (or dismiss a pending correction); False if nothing to undo."""
+        if self.correction is not None:
+            self.correction = None
+            self.notice = "the unread card is ignored"
+            return True
+        last = self.journal.actions(self.match_id)
+        if not last:
+            self.notice = "there is nothing to undo"
+            return False
+        group = last[-1].get(_GROUP)
+        for action in reversed(last):
+            if action.get(_GROUP) != group:
+                break
+            self.journal.pop(self.match_id)
+            self.game.undo()
+        self._reset_follower()
+        self._sync_record()
+        self.notice = f"undone: {self.game.last_note}" if self.game.log else "undone: back to the cut"
+        return True
+
+    def _sync_record(self) -> None:
+        if len(self.game.games) != self._recorded:
+            self.journal.record_games(self.match_id, game_summaries(self.game, self.players))
+            self._recorded = len(self.game.games)
+
+    # -- events --------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        """Interpret one event; a refused action leaves the game as it was and says why in ``notice``."""
+        self.notice = ""
+        try:
+            self._handle(event)
+        except RulesError as error:
+            self.notice = str(error)
+        except InvalidCard as error:
+            self.notice = str(error)
+
+    def _handle(self, event: Event) -> None:
+        match event:
+            case CardLanded(card, zone):
+                self._landed(card, zone)
+            case Correct(card, zone, _):
+                self.correction = None
+                self._landed(card, zone, corrected=True)
+            case CardLifted():
+                pass  # cards gathered up: nothing to score
+            case Undo():
+                self.undo()
+            case NewGame():
+                self.new_match()
+            case SayGo(player):
+                self._do([Go(player)])
+                self._auto()
+            case CallMuggins(player):
+                self._do([Muggins(player)])
+            case MugginsExpired(serial):
+                offer = self.game.offer
+                if offer is not None and offer.serial == serial:
+                    self._do([PassMuggins()])
+            case SetMode(mode):
+                counting = Counting(mode)
+                if counting is not self.game.counting:
+                    self._do([SwitchCounting(counting)])
+                    self._auto()
+            case DialClaim(player, steps):
+                self.dial[player] = max(0, min(29, self.dial.get(player, 0) + steps))
+            case PegClaim(player):
+                self._peg(player, self.dial.get(player, 0), knob=True)
+            case Claim(player, points):
+                self._peg(player, points, knob=False)
+            case Shutdown():
+                pass
+
+    def _peg(self, player: int, points: int, *, knob: bool) -> None:
+        game = self.game
+        if game.phase is Phase.GAME_OVER:
+            self._next_game()
+            return
+        goes = self._goes_before_claim(player) if game.counting is Counting.CLAIMS else None
+        if goes is not None:
+            pending = goes[1]
+            cards: tuple[Card, ...] | None = None
+            if pending == "crib":
+                cards = self._crib_cards()
+                if cards is None:
+                    self.notice = "turn the crib face up first: the camera has not seen its four cards"
+                    return
+            self._do([*goes[0], ClaimAction(player, pending, points, cards)])
+            self.dial[player] = 0
+            self._auto()
+            return
+        if knob and points == 0 and game.phase is Phase.PLAY and game.turn() == player:
+            self._do([Go(player)])
+            self._auto()
+            return
+        self.notice = f"{self.players[player]} has nothing to peg now: {game.waiting_for()}"
+
+    def _goes_before_claim(self, player: int) -> tuple[list[Action], str] | None:
+        """What ``player`` may claim for now, and the goes the claim implies (one for the go is claimed
+        before the camera can know the opponent said go: no card was laid)."""
+        snapshot = self.game.snapshot()
+        pending = snapshot.pending_claim
+        if pending is not None and pending.player == player:
+            return ([], pending.what)
+        nxt = snapshot.show_next
+        if self.game.phase is Phase.SHOW and nxt is not None and nxt[0] == player:
+            return ([], nxt[1])  # a play score still unclaimed is lost when the show begins
+        if self.game.phase is not Phase.PLAY:
+            return None
+        trial = _trial(self.game)
+        goes: list[Action] = []
+        for _ in range(trial.variant.players):
+            turn = trial.turn()
+            if turn is None or trial.phase is not Phase.PLAY or not trial.can_go(turn):
+                return None
+            goes.append(Go(turn))
+            trial.apply(Go(turn))
+            claim = trial.snapshot().pending_claim
+            if claim is not None:
+                return (goes, claim.what) if claim.player == player else None
+        return None
+
+    def _next_game(self) -> None:
+        if self.game.match_winner is not None:
+            self.new_match()
+        else:
+            self._do([NextGame()])
+
+    # -- following the deal from the camera -----------------------------------------------------------
+
+    def _unseen(self) -> tuple[str, ...]:
+        state = self.game.deal_state
+        seen = set(state.seen) | ({state.starter} if state.starter else set()) | set(self._crib_seen)
+        return tuple(str(c) for c in full_deck() if c not in seen)
+
+    def _ask(self, message: str, zone: str, seen: str) -> None:
+        self.correction = Correction(message, zone, seen, self._unseen())
+
+    def _landed(self, text: str, zone: str, *, corrected: bool = False) -> None:
+        if text == "back":
+            return  # a face-down card: the pack, the crib, a hand put down
+        where = _zone_words(zone, self.players)
+        if text == "unknown":
+            self._ask(f"The camera could not read the card {where}: which card is it?", zone, "")
+            return
+        card = Card.parse(text)
+        game = self.game
+        if game.phase is Phase.GAME_OVER:
+            state = game.deal_state
+            if zone == CRIB_ZONE or card in state.seen or card == state.starter:
+                return  # the last deal's cards, still being turned over or gathered up
+            self._next_game()
+            game = self.game
+        try:
+            if game.phase is Phase.CUT_FOR_DEAL:
+                self._cut(card, zone)
+            elif game.phase in (Phase.DEAL, Phase.DISCARD, Phase.STARTER):
+                self._starter(card, zone)
+            elif game.phase is Phase.PLAY:
+                self._lay(card, zone)
+            elif game.phase is Phase.SHOW:
+                self._shown(card, zone)
+        except RulesError as error:
+            reason = _sentence(error, self.players)
+            question = f"{card} {where} does not fit the game: {reason}. Which card is it (or undo)?"
+            self._ask(question, zone, str(card))
+            return
+        if corrected and self.correction is None:
+            self.notice = f"corrected: {card} {where}"
+
+    def _cut(self, card: Card, zone: str) -> None:
+        player = PLAYER_ZONES.get(zone)
+        if player is None:
+            self.notice = "a card cut for the deal is laid in front of the player who cut it"
+            return
+        self._do([CutForDeal(player, card)])
+
+    def _starter(self, card: Card, zone: str) -> None:
+        if zone != STARTER_ZONE:
+            self.notice = f"waiting for the starter: {card} {_zone_words(zone, self.players)} is not counted"
+            return
+        game = self.game
+        actions: list[Action] = []
+        players = game.variant.players
+        state = game.deal_state
+        if game.phase is Phase.DEAL:
+            actions += [Deal(p) for p in range(players) if p not in state.dealt]
+        if game.phase in (Phase.DEAL, Phase.DISCARD):
+            actions += [Discard(p) for p in range(players) if p not in state.discarded]
+        actions.append(TurnStarter(card))
+        self._crib_seen = []
+        self._do(actions)
+
+    def _lay(self, card: Card, zone: str) -> None:
+        player = PLAYER_ZONES.get(zone)
+        game = self.game
+        if player is None:
+            if card == game.deal_state.starter:
+                return  # the starter seen again
+            raise_refusal(f"a card laid in the play belongs in front of the player who laid it, not {zone}")
+        if any(c == card and p == player for p, c in game.snapshot().deal_cards):
+            return  # the same card seen again where it was laid
+        self._do(self._plan_play(player, card))
+        self._auto()
+
+    def _plan_play(self, player: int, card: Card) -> list[Action]:
+        """The play, with the goes that must have been said before it for it to be legal."""
+        if self.game.can_play(player, card):
+            return [Play(player, card)]
+        trial = _trial(self.game)
+        plan: list[Action] = []
+        for _ in range(trial.variant.players):
+            turn = trial.turn()
+            if turn is None or trial.phase is not Phase.PLAY or not trial.can_go(turn):
+                break
+            plan.append(Go(turn))
+            trial.apply(Go(turn))
+            if trial.phase is Phase.PLAY and trial.can_play(player, card):
+                return [*plan, Play(player, card)]
+        self.game.verify_play(player, card)  # raises the engine's own sentence for what is wrong
+        raise_refusal(f"no go explains {card} laid by {self.players[player]}")
+
+    def _shown(self, card: Card, zone: str) -> None:
+        state = self.game.deal_state
+        if card in state.seen or card == state.starter or card in self._crib_seen:
+            return  # a card of the play or the starter, seen again as the hands are shown
+        if len(self._crib_seen) >= 4:
+            raise_refusal("the crib already has four cards")
+        self._crib_seen.append(card)
+        self._auto()
+
+    def _crib_cards(self) -> tuple[Card, ...] | None:
+        state = self.game.deal_state
+        known = list(state.crib_known)
+        cards = known + [c for c in self._crib_seen if c not in known]
+        return tuple(cards) if len(cards) == 4 else None
+
+    def _auto(self) -> None:
+        """Automatic counting: show each hand as soon as the play ends, and the crib once it is seen."""
+        game = self.game
+        while game.counting is Counting.AUTO and game.phase is Phase.SHOW:
+            nxt = game.snapshot().show_next
+            if nxt is None:
+                return
+            player, what = nxt
+            if what == "hand":
+                self._do_in_group(Count(player, "hand"))
+                continue
+            cards = self._crib_cards()
+            if cards is None:
+                return
+            self._do_in_group(Count(player, "crib", cards))
+            self._crib_seen = []
+
+    def _do_in_group(self, action: Action) -> None:
+        """An automatic action joins the group of the event that caused it (one undo takes both back)."""
+        self.game.verify(action)
+        self.journal.append(self.match_id, {**action_to_dict(action), _GROUP: self._group})
+        self.game.apply(action)
+        self._sync_record()
+
+
+def _trial(game: Game) -> Game:
+    """A copy of the game to try actions on.  The log's records and the cards are frozen values, so the
+    copy shares them (a deep copy of a long log would cost more than the whole rest of an event)."""
+    memo: dict[int, Any] = {id(card): card for card in full_deck()}
+    memo.update((id(op), op) for op in game.log)
+    return copy.deepcopy(game, memo)
+
+
+class _Refusal(RulesError):
+    """A table event that no legal action explains."""
+
+
+def raise_refusal(message: str) -> NoReturn:
+    raise _Refusal(message)
+
+
+def _zone_words(zone: str, players: Sequence[str]) -> str:
+    player = PLAYER_ZONES.get(zone)
+    if player is not None and player < len(players):
+        return f"in front of {players[player]}"
+    return {"starter": "on the starter spot", "crib": "on the crib"}.get(zone, f"in zone {zone}")
+
+
+def _sentence(error: Exception, players: Sequence[str]) -> str:
+    return named(str(error).rstrip("."), players)
+
+
+def named(text: str, players: Sequence[str]) -> str:
+    """The engine's sentences say "player 0"; the table says the players' names."""
+    for index, name in enumerate(players):
+        text = text.replace(f"player {index}", name)
+    return text
+
+
+def game_summaries(game: Game, players: Sequence[str]) -> list[GameSummary]:
+    """Each finished game of the match with every player's figures, worked out from the operation log."""
+    sides = game.variant.tracks
+    results = list(game.games)
+    summaries: list[GameSummary] = []
+    number = 1
+    figures = _fresh(sides)
+    for op in game.log:
+        action = op.action
+        if isinstance(action, NextGame):
+            number += 1
+            figures = _fresh(sides)
+            continue
+        if isinstance(action, Count | ClaimAction) and action.what in ("hand", "crib"):
+            figures[game.side_of(action.player)][f"{action.what}s"] += 1
+        if isinstance(action, TurnStarter):
+            for side in range(sides):
+                figures[side]["deals"] += 1
+        for scoring in op.scores:
+            key = {"hand": "hand_points", "crib": "crib_points", "play": "pegging_points"}.get(scoring.reason)
+            if key is not None:
+                figures[scoring.side][key] += scoring.points
+        finished = next((r for r in results if r.number == number), None)
+        over = op.phase is Phase.GAME_OVER
+        if over and finished is not None and not any(s.number == number for s in summaries):
+            summaries.append(
+                GameSummary(
+                    number,
+                    finished.winner,
+                    _SKUNK.get(finished.skunk, 0),
+                    tuple(
+                        SeatSummary(players[side], finished.scores[side], **figures[side])
+                        for side in range(sides)
+                    ),
+                )
+            )
+    return summaries
+
+
+def _fresh(sides: int) -> list[dict[str, int]]:
+    keys = ("hand_points", "hands", "crib_points", "cribs", "pegging_points", "deals")
+    return [dict.fromkeys(keys, 0) for _ in range(sides)]

@@ -1,0 +1,168 @@
+"""What the board and the scoreboard show, made from the game's snapshot (and nothing else).
+
+The board gets a :class:`~companion.board.state.BoardState`: both tracks' rear and forward pegs, the
+tentative peg blinking while a player dials a claim, the winner's animation at the end, the idle pattern
+before the first card.  The scoreboard gets a JSON-ready *view*: names, scores, pegs, the count and the
+cards on the table, the last score with its spoken explanation, the deal's history, the deal-by-deal
+table, muggins offers, corrections asked for, the match and skunks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.board.state import DEFAULT_COLOURS, BoardState, Mode, Pegs, Tentative
+from companion.rules.game import Counting, Deal, Game, NextGame, Phase, Snapshot
+
+if TYPE_CHECKING:
+    from companion.app.table import Table
+
+__all__ = ["board_state", "build_view", "deal_rows"]
+
+_PHASE_WORDS = {
+    Phase.CUT_FOR_DEAL: "cut for the deal",
+    Phase.DEAL: "the deal",
+    Phase.DISCARD: "throwing to the crib",
+    Phase.STARTER: "turn the starter",
+    Phase.PLAY: "the play",
+    Phase.SHOW: "the show",
+    Phase.GAME_OVER: "game over",
+}
+
+
+def board_state(
+    snapshot: Snapshot, *, tentative: tuple[int, int] | None = None, brightness: int = 64
+) -> BoardState:
+    """The board's full state for this moment of the game."""
+    pegs = tuple(
+        Pegs(min(p.rear, p.forward) if p.forward else 0, p.forward, DEFAULT_COLOURS[side])
+        for side, p in enumerate(snapshot.pegs[:2])
+    )
+    if snapshot.phase is Phase.GAME_OVER and snapshot.winner is not None and snapshot.winner < 2:
+        return BoardState(Mode.WIN, brightness, (pegs[0], pegs[1]), None, snapshot.winner)
+    if snapshot.serial == 0:
+        return BoardState(Mode.IDLE, brightness, (pegs[0], pegs[1]))
+    blink = None
+    if tentative is not None:
+        side, hole = tentative
+        if 0 <= side < 2 and 1 <= hole <= 121:
+            blink = Tentative(side, hole)
+    return BoardState(Mode.GAME, brightness, (pegs[0], pegs[1]), blink, None)
+
+
+def deal_rows(game: Game) -> list[dict[str, Any]]:
+    """The current game's deals: who dealt, the points each side made, and the scores after."""
+    sides = game.variant.tracks
+    rows: list[dict[str, Any]] = []
+    scores = [0] * sides
+    previous: object = None
+    first_dealer = game.first_dealer
+    for op in game.log:
+        if isinstance(op.action, NextGame):
+            rows, scores = [], [0] * sides
+        elif isinstance(op.action, Deal) and not isinstance(previous, Deal):
+            dealer = None if first_dealer is None else (first_dealer + len(rows)) % game.variant.players
+            row = {"deal": len(rows) + 1, "dealer": dealer, "points": [0] * sides, "scores": list(scores)}
+            rows.append(row)
+        for scoring in op.scores:
+            scores[scoring.side] += scoring.points
+            if rows:
+                rows[-1]["points"][scoring.side] += scoring.points
+                rows[-1]["scores"] = list(scores)
+        previous = op.action
+    return rows
+
+
+def _history(game: Game, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every score of the deal in progress, oldest first, with its explanation."""
+    out: list[dict[str, Any]] = []
+    previous: object = None
+    for op in game.log:
+        new_deal = isinstance(op.action, Deal) and not isinstance(previous, Deal)
+        if new_deal or isinstance(op.action, NextGame):
+            out = []
+        previous = op.action
+        for scoring in op.scores:
+            out.append(
+                {
+                    "player": scoring.player,
+                    "points": scoring.points,
+                    "reason": scoring.reason,
+                    "text": _named(scoring.explanation or scoring.reason, names),
+                }
+            )
+    return out
+
+
+def _named(text: str, names: tuple[str, ...]) -> str:
+    for index, name in enumerate(names):
+        text = text.replace(f"player {index}", name)
+    return text
+
+
+def build_view(table: Table) -> dict[str, Any]:
+    """The scoreboard's view of the table right now."""
+    game = table.game
+    snapshot = game.snapshot()
+    names = tuple(table.players)
+    last = None
+    if snapshot.last_scores:
+        first = snapshot.last_scores[-1]
+        last = {
+            "player": first.player,
+            "points": sum(s.points for s in snapshot.last_scores if s.player == first.player),
+            "text": _named(first.explanation or first.reason, names),
+        }
+    offer = snapshot.muggins_offer
+    muggins = None
+    if offer is not None:
+        muggins = {
+            "player": (offer.against + 1) % game.variant.players,
+            "against": offer.against,
+            "points": offer.points,
+            "text": _named(offer.explanation, names),
+            "serial": offer.serial,
+            "seconds": table.config.muggins_seconds,
+        }
+    tentative = table.tentative()
+    turn_name = names[snapshot.turn] if snapshot.turn is not None and snapshot.turn < len(names) else ""
+    phase_text = _PHASE_WORDS[snapshot.phase]
+    if snapshot.phase is not Phase.GAME_OVER:
+        phase_text += f": {_named(snapshot.waiting_for, names)}"
+    skunk = {None: 0, "skunk": 1, "double-skunk": 2}.get(snapshot.skunk, 0)
+    return {
+        "players": list(names),
+        "colours": ["#" + c.hex for c in DEFAULT_COLOURS[:2]],
+        "mode": "claims" if snapshot.counting is Counting.CLAIMS else "auto",
+        "phase": snapshot.phase.value,
+        "phase_text": phase_text,
+        "turn": snapshot.turn,
+        "turn_name": turn_name,
+        "dealer": snapshot.dealer,
+        "game_number": snapshot.game_number,
+        "target": snapshot.target,
+        "scores": list(snapshot.scores),
+        "pegs": [[p.rear, p.forward] for p in snapshot.pegs],
+        "tentative": None if tentative is None else {"player": tentative[0], "score": tentative[1]},
+        "count": snapshot.count,
+        "run": [{"player": p, "card": str(c)} for p, c in snapshot.count_cards],
+        "laid": [{"player": p, "card": str(c)} for p, c in snapshot.deal_cards],
+        "starter": None if snapshot.starter is None else str(snapshot.starter),
+        "crib": [str(c) for c in snapshot.crib] or list(table.crib_seen()),
+        "last": last,
+        "last_note": _named(snapshot.last_note, names),
+        "history": _history(game, names),
+        "deals": deal_rows(game),
+        "muggins": muggins,
+        "correction": None if table.correction is None else table.correction.to_dict(),
+        "notice": table.notice or None,
+        "winner": snapshot.winner,
+        "skunk": skunk,
+        "match": {
+            "games_won": list(snapshot.match_wins),
+            "games_to_win": game.settings.wins_needed,
+            "winner": snapshot.match_winner,
+            "games": [g.to_dict() for g in snapshot.games],
+        },
+        "serial": snapshot.serial,
+    }

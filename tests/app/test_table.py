@@ -1,0 +1,198 @@
+"""The table follows a deal from what the camera and the controls report, and never guesses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app.events import (
+    CallMuggins,
+    CardLanded,
+    Claim,
+    Correct,
+    MugginsExpired,
+    NewGame,
+    SetMode,
+    Undo,
+)
+from companion.app.simulate import script_game
+from companion.app.store import Journal
+from companion.app.table import Table
+from companion.app.view import build_view, deal_rows
+from companion.rules.game import Go, Phase, Play
+
+from .helpers import NAMES, config, feed, lay, table
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mode", ["auto", "claims"])
+def test_a_whole_game_from_the_camera_ends_with_the_referees_scores(mode: str, seed: int) -> None:
+    recording = script_game(seed, mode=mode)
+    played = table(mode=mode)
+    feed(played, recording.events)
+    snapshot = played.game.snapshot()
+    assert snapshot.phase is Phase.GAME_OVER
+    assert tuple(snapshot.scores) == recording.final
+    assert snapshot.winner == recording.winner
+    assert [tuple(row["scores"]) for row in deal_rows(played.game)] == list(recording.deal_scores)
+
+
+def test_a_finished_game_is_kept_with_each_players_statistics(tmp_path: Path) -> None:
+    recording = script_game(7)  # a skunk: 86 to 121
+    assert min(recording.final) < 91
+    played = table(tmp_path / "t.db")
+    feed(played, recording.events)
+    history = played.journal.history()
+    assert history[0]["scores"] == list(recording.final) and history[0]["skunk"] == 1
+    stats = {s.name: s for s in played.journal.statistics()}
+    winner, loser = NAMES[recording.winner], NAMES[1 - recording.winner]
+    assert stats[winner].wins == 1 and stats[winner].skunks_given == 1
+    assert stats[loser].wins == 0 and stats[loser].skunked == 1
+    assert stats[winner].average_hand > 0 and stats[loser].average_pegging >= 0
+    assert build_view(played)["skunk"] == 1
+
+
+def opening(dealer: int = 0) -> list[CardLanded]:
+    """Cuts that make ``dealer`` deal (lower card deals), then a starter (the 2 of clubs)."""
+    low, high = ("player0 Ah", "player1 Kd") if dealer == 0 else ("player0 Kd", "player1 Ah")
+    return [*lay(low, high), CardLanded("2c", "starter")]
+
+
+def test_the_lower_cut_deals_and_the_starter_is_turned_after_a_face_down_deal() -> None:
+    played = table()
+    feed(played, opening(dealer=1))
+    assert played.game.dealer == 1
+    assert played.game.phase is Phase.PLAY and played.game.turn() == 0  # the pone leads
+
+
+def test_his_heels_pegs_two_for_the_dealer() -> None:
+    played = table()
+    feed(played, [*lay("player0 Ah", "player1 Kd"), CardLanded("Js", "starter")])
+    assert played.game.scores == [2, 0]
+    assert "his heels" in build_view(played)["last"]["text"]
+
+
+def test_a_go_is_inferred_when_the_same_player_lays_twice_running() -> None:
+    played = table()
+    # Bob leads; at 30 Ann cannot lay, so Bob lays again: thirty-one for two.
+    feed(played, [*opening(), *lay("player1 10s", "player0 Kh", "player1 Qd", "player1 Ac")])
+    actions = played.game.actions
+    assert Go(0) in actions and actions[-1] == Play(1, played.game.deal_state.played_by[1][-1])
+    assert played.game.scores == [0, 2]
+    assert played.game.snapshot().count == 0  # a new count begins
+
+
+def test_a_go_is_inferred_when_a_card_would_pass_31() -> None:
+    played = table()
+    # 10 + K = 20, then Bob's 5 = 25; Ann's 8 would make 33: both have said go, Bob pegs one for last,
+    # and Ann (after the last to lay) leads the next count with the 8.
+    feed(played, [*opening(), *lay("player1 10s", "player0 Kh", "player1 5d", "player0 8c")])
+    assert played.game.actions[-3:] == (Go(0), Go(1), Play(0, played.game.deal_state.played_by[0][-1]))
+    assert played.game.scores == [0, 1]
+    assert played.game.snapshot().count == 8
+
+
+def test_a_card_the_camera_cannot_read_is_asked_for_not_guessed() -> None:
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s")])
+    before = played.game.snapshot()
+    played.handle(CardLanded("unknown", "player0"))
+    assert played.correction is not None and "could not read" in played.correction.message
+    assert "5h" in played.correction.choices and "10s" not in played.correction.choices  # seen cards left out
+    assert played.game.snapshot() == before
+    played.handle(Correct("5h", "player0"))
+    assert played.correction is None
+    assert played.game.scores == [2, 0]  # fifteen two for Ann
+
+
+def test_a_card_seen_twice_in_a_deal_asks_for_a_correction() -> None:
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s", "player0 5h")])
+    played.handle(CardLanded("5h", "player1"))  # a misread: the five of hearts is already on the table
+    assert played.correction is not None and "5h has already been" in played.correction.message
+    assert played.game.scores == [2, 0]
+    played.handle(Correct("5s", "player1", seen="5h"))
+    assert played.game.scores == [2, 2]  # a pair of fives for Bob
+
+
+def test_a_misread_pegged_by_mistake_is_taken_back_by_undo() -> None:
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s", "player0 5h")])
+    played.handle(CardLanded("10h", "player1"))  # the camera read a 10 where Bob laid a 5: no pair
+    assert played.game.scores == [2, 0]
+    played.handle(Undo())
+    assert played.game.snapshot().count == 15
+    played.handle(CardLanded("5s", "player1"))
+    assert played.game.scores == [2, 2]
+
+
+def test_undo_takes_back_the_inferred_goes_with_the_card() -> None:
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s", "player0 Kh", "player1 5d")])
+    before = played.game.snapshot()
+    played.handle(CardLanded("8c", "player0"))
+    played.handle(Undo())
+    assert played.game.snapshot() == before
+
+
+def test_claims_under_claimed_points_are_offered_for_muggins() -> None:
+    played = table(mode="claims")
+    # Bob leads 10, Ann 5: fifteen two, which Ann claims as one.
+    feed(played, [*opening(), *lay("player1 10s", "player0 5h")])
+    played.handle(Claim(0, 1))
+    assert played.game.scores == [1, 0]
+    assert played.game.offer is None  # muggins in the play is a house rule, off by default
+    # Through the play with nothing more, then the show: Bob claims too little for his hand.
+    recording = script_game(3, mode="claims", miss_rate=1.0)
+    fresh = table(mode="claims")
+    offered = called = 0
+    for event in recording.events:
+        fresh.handle(event)
+        offered += fresh.game.offer is not None
+        called += isinstance(event, CallMuggins)
+    assert offered and called
+    assert tuple(fresh.game.scores) == recording.final
+
+
+def test_an_unclaimed_muggins_passes_when_its_time_is_up() -> None:
+    played = table(mode="claims")
+    recording = script_game(3, mode="claims", miss_rate=1.0)
+    for event in recording.events:
+        if isinstance(event, CallMuggins):
+            break
+        played.handle(event)
+    offer = played.game.offer
+    assert offer is not None
+    played.handle(MugginsExpired(offer.serial - 1))  # a stale timer changes nothing
+    assert played.game.offer is offer
+    played.handle(MugginsExpired(offer.serial))
+    assert played.game.offer is None and "nobody calls muggins" in played.game.last_note
+
+
+def test_switching_to_automatic_counting_mid_game() -> None:
+    played = table(mode="claims")
+    feed(played, [*opening(), SetMode("auto"), *lay("player1 10s", "player0 5h")])
+    assert played.game.scores == [2, 0]
+
+
+def test_resuming_from_the_journal_gives_the_same_game(tmp_path: Path) -> None:
+    recording = script_game(2)
+    half = len(recording.events) // 2
+    first = table(tmp_path / "t.db")
+    feed(first, recording.events[:half])
+    snapshot = first.game.snapshot()
+    first.journal.close()
+    again = Table(Journal(tmp_path / "t.db"), config())
+    assert again.resumed and again.game.snapshot() == snapshot
+    feed(again, recording.events[half:])
+    assert tuple(again.game.scores) == recording.final
+
+
+def test_a_new_game_abandons_the_old_one(tmp_path: Path) -> None:
+    played = table(tmp_path / "t.db")
+    feed(played, opening())
+    played.handle(NewGame())
+    assert played.game.phase is Phase.CUT_FOR_DEAL and played.game.actions == ()
+    again = Table(Journal(tmp_path / "t.db"), config())
+    assert again.game.actions == () and again.match_id == played.match_id
