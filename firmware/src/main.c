@@ -136,7 +136,7 @@ static void show(uint16_t step)
 int main(void)
 {
     uint16_t step = 0, last_frame_ms, now, period;
-    uint8_t reply_len = 0, redraw = 0, reply_pending = 0;
+    uint8_t reply_len = 0, redraw = 0, reply_pending = 0, frame_ready = 0;
     int16_t c;
 
     board_defaults(&state);
@@ -152,10 +152,15 @@ int main(void)
     tx_start(proto_ready(reply_buf));
 
     for (;;) {
-        /* one complete frame at most per pass: a STATE is drawn and answered before the next byte */
-        while (!redraw && tx_idle() && (c = rx_pop()) >= 0) {
-            if (!proto_feed(&parser, (uint8_t)c))
-                continue;
+        /*
+         * Bytes are parsed as they come, even while a reply is going out; a complete frame waits
+         * (frame_ready) until the reply buffer is free. One frame per pass: a STATE is drawn and
+         * answered before the next byte is looked at.
+         */
+        while (!redraw && !frame_ready && (c = rx_pop()) >= 0)
+            frame_ready = proto_feed(&parser, (uint8_t)c);
+        if (frame_ready && tx_idle()) {
+            frame_ready = 0;
             if (proto_handle(&parser, &state, reply_buf, &reply_len) == PROTO_REPLY_AFTER_LATCH) {
                 redraw = 1;
                 reply_pending = 1;
@@ -166,8 +171,8 @@ int main(void)
         }
         now = read16(&ms_now);
         period = board_period_ms(&state);
-        if (!redraw && period != 0 && (uint16_t)(now - last_frame_ms) >= period && !parser.in_frame &&
-            rx_empty() && (uint16_t)(now - read16(&last_rx_ms)) >= QUIET_MS) {
+        if (!redraw && !frame_ready && period != 0 && (uint16_t)(now - last_frame_ms) >= period &&
+            !parser.in_frame && rx_empty() && (uint16_t)(now - read16(&last_rx_ms)) >= QUIET_MS) {
             board_advance(&state, &step);
             redraw = 1;
         }
@@ -181,8 +186,9 @@ int main(void)
             }
             continue;
         }
+        /* nothing to do until an interrupt: a byte, the reply buffer freed, or the millisecond tick */
         cli();
-        if (rx_empty()) {
+        if (rx_empty() || frame_ready) {
             sleep_enable();
             sei();
             sleep_cpu();

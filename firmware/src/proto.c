@@ -89,19 +89,17 @@ static int16_t hex2(const char *s)
     return (int16_t)((hi << 4) | lo);
 }
 
-/* Decimal digits s[0..n) as a number saturating at 1000, or -1 if empty or not all digits. */
+/* One to three decimal digits s[0..n) as a number, or -1. */
 static int16_t decimal(const char *s, uint8_t n)
 {
     int16_t v = 0;
     uint8_t i;
-    if (n == 0)
+    if (n == 0 || n > 3)
         return -1;
     for (i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -1;
         v = (int16_t)(v * 10 + (s[i] - '0'));
-        if (v > 1000)
-            v = 1000;
     }
     return v;
 }
@@ -196,7 +194,7 @@ static uint8_t parse_key(const char *arg, uint8_t n, board_state_t *s, uint8_t *
                 return OK_;
             }
         }
-        return ERR_RANGE;
+        return ERR_SYNTAX;
     case KEY_B:
         x = field_number(v, vn, 0, 255);
         if (x < 0)
@@ -408,6 +406,13 @@ uint8_t proto_handle(proto_parser_t *p, board_state_t *state, char *out, uint8_t
         start = (uint8_t)(start + w);
     }
 
+    /* HELLO, PING and GET take no argument */
+    if (3u + cmd_len < m && !word_is(body + 3, cmd_len, "STATE") &&
+        (word_is(body + 3, cmd_len, "PING") || word_is(body + 3, cmd_len, "HELLO") ||
+         word_is(body + 3, cmd_len, "GET"))) {
+        *out_len = reply(out, seq, NAK_SYNTAX);
+        return PROTO_REPLY_NOW;
+    }
     if (word_is(body + 3, cmd_len, "PING")) {
         *out_len = reply(out, seq, "OK");
         return PROTO_REPLY_NOW;
