@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config make gcc chromium)
+APT_PACKAGES=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config make gcc chromium libcairo2 fonts-dejavu-core fonts-dejavu-extra)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
