@@ -60,7 +60,7 @@ from companion.rules.errors import IllegalAction, IllegalPlay, RulesError
 from companion.rules.items import Kind, ScoreItem, number_word
 from companion.rules.play import Pegging
 from companion.rules.show import score_hand
-from companion.rules.variants import SIX_CARD, Variant, variant_named
+from companion.rules.variants import SIX_CARD, Variant, skunk_lines_for, variant_named
 
 __all__ = [
     "Action",
@@ -166,6 +166,8 @@ class Settings:
     first_deal: FirstDeal = FirstDeal.ALTERNATE
 
     def __post_init__(self) -> None:
+        if not self.muggins and self.muggins_in_play:  # muggins in the play is a widening of muggins
+            object.__setattr__(self, "muggins_in_play", False)
         if self.target is not None and self.target < 1:
             raise ValueError(f"the target must be at least 1 point, not {self.target}")
         if self.match_games < 1 or self.match_games % 2 == 0:
@@ -179,10 +181,7 @@ class Settings:
     @property
     def skunk(self) -> tuple[int, int | None]:
         """The skunk and double-skunk lines in force."""
-        default_skunk, default_double = self.variant.skunk_lines
-        if self.target is not None:
-            double = self.target - 60
-            default_skunk, default_double = self.target - 30, (double if double > 0 else None)
+        default_skunk, default_double = skunk_lines_for(self.game_target)
         return (
             default_skunk if self.skunk_line is None else self.skunk_line,
             default_double if self.double_skunk_line is None else self.double_skunk_line,
@@ -1505,9 +1504,10 @@ class Game:
 
     # -- what the table shows --------------------------------------------------------------------
     def turn(self) -> int | None:
-        """The player the game waits for, if one player."""
-        if self.pending is not None:
-            return self.pending.player
+        """The player to act next: the dealer to turn the starter, the player to lay, the player to show.
+
+        A play score waiting to be claimed does not change it (see :attr:`Snapshot.pending_claim`).
+        """
         if self.phase is Phase.STARTER:
             return self.dealer
         if self.phase is Phase.PLAY:

@@ -335,17 +335,20 @@ def format_action(action: Entry) -> str:
 
 
 def _settings_lines(settings: Settings) -> list[str]:
-    skunk, double = settings.skunk
     muggins = "off" if not settings.muggins else ("play" if settings.muggins_in_play else "on")
-    return [
+    lines = [
         f"variant {settings.variant.name}",
         f"counting {settings.counting.value}",
         f"muggins {muggins}",
         f"over-claim {settings.over_claim.value}",
-        f"target {settings.game_target}",
-        f"skunk {skunk} {'none' if double is None else double}",
         f"match {settings.match_games} {settings.first_deal.value}",
     ]
+    if settings.target is not None:  # only what differs from the variant, so the file reads back the same
+        lines.append(f"target {settings.target}")
+    if settings.skunk_line is not None:
+        double = settings.double_skunk_line
+        lines.append(f"skunk {settings.skunk_line} {'none' if double is None else double}")
+    return lines
 
 
 def write_game(game: Game, stream: TextIO, *, scores: bool = True, notes: bool = True) -> None:

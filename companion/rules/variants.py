@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["FIVE_CARD", "FOUR_PLAYER", "SIX_CARD", "THREE_PLAYER", "VARIANTS", "Variant", "variant_named"]
+__all__ = ["FIVE_CARD", "FOUR_PLAYER", "SIX_CARD", "THREE_PLAYER", "VARIANTS", "Variant", "skunk_lines_for", "variant_named"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +69,13 @@ class Variant:
         That gives 91 and 61 in the game to 121 (the quick guide and the American text), and 31 with no
         double skunk in the game to 61, where 60 holes short would be below the start.
         """
-        double = self.target - 60
-        return self.target - 30, (double if double > 0 else None)
+        return skunk_lines_for(self.target)
+
+
+def skunk_lines_for(target: int) -> tuple[int, int | None]:
+    """Skunk 30 holes short of the target, double skunk 60 short (none if that is at the start)."""
+    double = target - 60
+    return target - 30, (double if double > 1 else None)
 
 
 SIX_CARD: Final = Variant("six-card", 2, 6, 2, 0, 121, False, False)

@@ -1,0 +1,132 @@
+"""Invariants of whole random games, dealt by the seeded simulator and explored with Hypothesis.
+
+Whatever the cards, the variant or the claims: no score ever goes down, each peg move is exactly the
+points scored (the rear peg jumps to the old forward peg), each game ends exactly once and at its
+target, replaying the log rebuilds the same state, undo then redo is the identity, and the game file
+round-trips.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules.game import Counting, Game, NextGame, Phase, Settings
+from companion.rules.notation import load_game, write_game
+from companion.rules.simulate import random_game
+from companion.rules.variants import VARIANTS
+
+SETTINGS = st.builds(
+    Settings,
+    variant=st.sampled_from(list(VARIANTS.values())),
+    counting=st.sampled_from(list(Counting)),
+    muggins=st.booleans(),
+    muggins_in_play=st.booleans(),
+    match_games=st.sampled_from([1, 3]),
+)
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def play(seed: int, table: Settings, hidden: bool = False) -> Game:
+    return random_game(random.Random(seed), table, hidden=hidden, match=True)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS)
+def test_no_score_decreases_and_pegs_move_by_exactly_the_points_scored(seed: int, table: Settings) -> None:
+    game = play(seed, table)
+    scores = [0] * game.variant.tracks
+    for op in game.log:
+        if isinstance(op.action, NextGame):
+            scores = [0] * game.variant.tracks
+        for scoring in op.scores:
+            assert scoring.points > 0
+            assert scoring.rear == scores[scoring.side], "the rear peg jumps from the old forward peg"
+            assert scoring.forward == scoring.rear + scoring.points
+            scores[scoring.side] = scoring.forward
+    assert scores == game.scores
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS)
+def test_each_game_ends_exactly_once_at_the_target(seed: int, table: Settings) -> None:
+    game = play(seed, table)
+    endings = [
+        i
+        for i, op in enumerate(game.log)
+        if op.phase is Phase.GAME_OVER and (i == 0 or game.log[i - 1].phase is not Phase.GAME_OVER)
+    ]
+    assert len(endings) == len(game.games) >= 1
+    for index in endings:  # after a game ends, nothing but the next game happens
+        after = game.log[index + 1 : index + 2]
+        assert all(isinstance(op.action, NextGame) for op in after)
+    for result in game.games:
+        assert result.scores[result.winner] == game.target
+        assert all(s < game.target for side, s in enumerate(result.scores) if side != result.winner)
+        skunk, double = game.settings.skunk
+        best_loser = max(s for side, s in enumerate(result.scores) if side != result.winner)
+        expected = (
+            "double-skunk"
+            if double is not None and best_loser < double
+            else ("skunk" if best_loser < skunk else None)
+        )
+        assert result.skunk == expected
+    assert game.match_winner is not None
+    assert max(game.match_wins) == game.settings.wins_needed
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS)
+def test_replaying_the_log_gives_the_same_state(seed: int, table: Settings) -> None:
+    game = play(seed, table)
+    again = Game.replay(game.actions, game.settings)
+    assert again.snapshot() == game.snapshot()
+    assert again.log == game.log
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS, data=st.data())
+def test_undo_then_redo_gives_the_same_state(seed: int, table: Settings, data: st.DataObject) -> None:
+    game = play(seed, replace(table, match_games=1))
+    actions = game.actions
+    index = data.draw(st.integers(0, len(actions) - 1))
+    partial = Game.replay(actions[: index + 1], game.settings)
+    done = partial.snapshot()
+    undone = partial.undo()
+    assert undone.action == actions[index]
+    assert partial.snapshot() == Game.replay(actions[:index], game.settings).snapshot()
+    partial.apply(actions[index])
+    assert partial.snapshot() == done
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS)
+def test_the_game_file_round_trips(seed: int, table: Settings) -> None:
+    game = play(seed, table)
+    text = io.StringIO()
+    write_game(game, text)
+    again = load_game(io.StringIO(text.getvalue()))
+    assert again.log == game.log
+    assert again.settings == game.settings
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS)
+def test_cards_dealt_face_down_score_the_same_as_cards_seen(seed: int, table: Settings) -> None:
+    seen = play(seed, table)
+    hidden = play(seed, table, hidden=True)
+    assert [op.scores for op in hidden.log] == [op.scores for op in seen.log]
+
+
+def test_a_thousand_seeded_games_of_every_variant_finish() -> None:
+    rng = random.Random(20261123)
+    for variant in VARIANTS.values():
+        for counting in Counting:
+            for _ in range(40):
+                game = random_game(rng, Settings(variant=variant, counting=counting, muggins_in_play=True))
+                assert game.over and game.phase is Phase.GAME_OVER
+                assert max(game.scores) == game.target
