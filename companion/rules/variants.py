@@ -16,7 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["FIVE_CARD", "FOUR_PLAYER", "SIX_CARD", "THREE_PLAYER", "VARIANTS", "Variant", "skunk_lines_for", "variant_named"]
+__all__ = [
+    "FIVE_CARD",
+    "FOUR_PLAYER",
+    "SIX_CARD",
+    "THREE_PLAYER",
+    "VARIANTS",
+    "Variant",
+    "skunk_lines_for",
+    "variant_named",
+]
 
 
 @dataclass(frozen=True, slots=True)
