@@ -52,6 +52,8 @@ VIRTUAL_URL = "virtual://"
 BAUD = 115200
 _READ_SLICE_S = 0.01  # how long one read waits for a byte before the link checks its deadlines
 _HELLO_INTERVAL_S = 0.25
+#: NAK reasons that refuse the request itself: resending may be a retry, reopening the port will not help.
+_REFUSALS = frozenset({"syntax", "range", "unknown"})
 
 
 class BoardError(OSError):
@@ -239,8 +241,13 @@ class BoardLink:
         port, self._port = self._port, None
         self.info = None
         if port is not None:
+            # pyserial's socket:// close() skips closing the socket when shutdown() fails, as it does
+            # once the peer has gone; close it here too so a reconnecting link leaks no descriptors.
+            sock = getattr(port, "_socket", None)
             with contextlib.suppress(OSError, ValueError):  # a device already gone has nothing to release
                 port.close()
+            if sock is not None:
+                sock.close()
 
     def _connect(self, *, first: bool, restore: bool = True) -> None:
         """Open the port and handshake; then put back the state the board should be showing.
@@ -342,19 +349,22 @@ class BoardLink:
                 self._connect(first=False, restore=restore)
                 attempt = 0  # a fresh board: the attempts start over
                 continue
+            transient = True  # a timeout or a damaged frame: the line, not the request, is at fault
             if reply is None:
                 self.stats.timeouts += 1
                 problem = f"no reply within {self.reply_timeout:g} s"
             elif reply.is_nak:
                 self.stats.naks += 1
                 problem = f"the board answered NAK {' '.join(reply.args)}"
+                if reply.args and reply.args[0] in _REFUSALS:
+                    transient = False
             else:
                 if command == "STATE":
                     self._state_lost = False
                 elif self._state_lost and self._wanted is not None and not restoring:
                     self._restore()  # the board restarted while we were asking something else
                 return reply
-            if attempt == self.attempts and not reopened and not restoring:
+            if attempt == self.attempts and transient and not reopened and not restoring:
                 # Still nothing: the board may have hung or reset unseen.  Reopen the port (which resets
                 # a Nano), handshake, and try the full round of attempts once more.
                 reopened = True

@@ -1,0 +1,400 @@
+"""The link: handshake, retries, stale replies, reconnection and restoring the state.
+
+Against a scripted peer over ``socket://`` (the conversation written out, nothing left over at the end),
+against the virtual board (``virtual://``, also served on a real pseudo-terminal), and against ports with
+no board at all.  See docs/protocol.md, "What the host does on doubt".
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import pytest
+
+from companion.board.link import BoardError, BoardLink
+from companion.board.protocol import Frame, NakReason
+from companion.board.state import BoardState, Mode, Tentative
+from companion.board.virtual import VirtualBoard
+
+T = TypeVar("T")
+STATE = BoardState.playing((37, 45), (80, 88))
+NEXT = BoardState.playing((45, 51), (80, 88))
+FAST = {"reply_timeout": 0.1, "connect_timeout": 2.0, "reconnect_timeout": 3.0, "heartbeat": None}
+
+
+@pytest.fixture
+def pool() -> Iterator[ThreadPoolExecutor]:
+    with ThreadPoolExecutor(max_workers=2) as executor:
+        yield executor
+
+
+def _later(pool: ThreadPoolExecutor, call: Callable[..., T], *args: Any) -> Future[T]:
+    return pool.submit(call, *args)
+
+
+# --- against a scripted peer -------------------------------------------------------------------------
+
+
+def test_handshake_then_state(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    peer.answer(peer.expect("STATE", ("m=game", "p0=37,45,00C0FF", "p1=80,88,FF6000")))
+    done.result(timeout=5)
+    assert link.info is not None and link.info.firmware == "9.9.9" and link.info.cap_ma == 1500
+    assert link.shown == STATE
+    peer.assert_quiet()
+    link.close()
+
+
+def test_hello_is_repeated_until_the_board_has_booted(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.connect)
+    peer.accept()
+    first = peer.expect("HELLO")  # still in the bootloader: lost
+    second = peer.expect("HELLO", timeout=1.0)
+    assert second.seq != first.seq
+    peer.answer(second, *("proto=1", "fw=1.2.3", "tracks=2", "holes=121", "leds=242", "cap=1800"))
+    info = done.result(timeout=5)
+    assert (info.firmware, info.cap_ma) == ("1.2.3", 1800)
+    peer.assert_quiet()
+    link.close()
+
+
+def test_a_ready_banner_cuts_the_wait_short(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.connect)
+    peer.accept()
+    peer.expect("HELLO")  # unanswered: the board is only now starting
+    started = time.monotonic()
+    peer.send(Frame(0, "READY", ("proto=1", "fw=9.9.9")))
+    peer.answer(
+        peer.expect("HELLO", timeout=1.0),
+        "proto=1",
+        "fw=9.9.9",
+        "tracks=2",
+        "holes=121",
+        "leds=242",
+        "cap=1500",
+    )
+    assert time.monotonic() - started < 0.2  # not the 250 ms HELLO interval
+    done.result(timeout=5)
+    link.close()
+
+
+@pytest.mark.parametrize(
+    ("hello", "message"),
+    [
+        (("proto=2", "fw=1", "tracks=2", "holes=121", "leds=242", "cap=1500"), "protocol 2"),
+        (("proto=1", "fw=1", "tracks=2", "holes=120", "leds=240", "cap=1500"), "120 holes"),
+        (("proto=1", "fw=1"), "lacks"),
+    ],
+)
+def test_a_board_that_does_not_match_is_refused(
+    peer: Any, pool: ThreadPoolExecutor, hello: tuple[str, ...], message: str
+) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.connect)
+    peer.accept()
+    peer.answer(peer.expect("HELLO"), *hello)
+    with pytest.raises(BoardError, match=message):
+        done.result(timeout=5)
+    link.close()
+
+
+def test_a_state_without_reply_is_sent_again(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    first = peer.expect("STATE")  # lost in a refresh: no reply
+    again = peer.expect("STATE", first.args, timeout=1.0)
+    assert again.seq != first.seq
+    peer.answer(again)
+    done.result(timeout=5)
+    assert link.stats.timeouts == 1
+    peer.assert_quiet()
+    link.close()
+
+
+@pytest.mark.parametrize("seq_of_nak", ["same", "unreadable"])
+def test_a_nak_means_send_again(peer: Any, pool: ThreadPoolExecutor, seq_of_nak: str) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    first = peer.expect("STATE")
+    seq = first.seq if seq_of_nak == "same" else None
+    peer.send(Frame(seq, "NAK", ("crc",)))
+    started = time.monotonic()
+    peer.answer(peer.expect("STATE", first.args, timeout=1.0))
+    assert time.monotonic() - started < 0.09  # at once, without waiting for the timeout
+    done.result(timeout=5)
+    assert (link.stats.naks, link.stats.timeouts) == (1, 0)
+    peer.assert_quiet()
+    link.close()
+
+
+def test_a_stale_reply_is_discarded(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    first = peer.expect("STATE")
+    peer.send(Frame((first.seq - 1) % 256, "OK"))  # the late answer to an earlier request
+    peer.send(b"@" + b"%02X" % first.seq + b" OK*00\n")  # its own answer, damaged on the way
+    second = peer.expect("STATE", first.args, timeout=1.0)  # so, after the timeout, again
+    peer.send(Frame(first.seq, "OK"))  # the first try's answer, late: stale now
+    assert not done.done()
+    peer.answer(second)
+    done.result(timeout=5)
+    assert link.stats.stale == 2
+    peer.assert_quiet()
+    link.close()
+
+
+def test_giving_up_reopens_the_port_once_then_raises(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **{**FAST, "attempts": 2, "reply_timeout": 0.05})
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    peer.expect("STATE")
+    peer.expect("STATE")
+    peer.handshake()  # the port reopened: a Nano would have reset
+    peer.expect("STATE")
+    peer.expect("STATE")
+    with pytest.raises(BoardError, match="did not take STATE after 2 tries: no reply"):
+        done.result(timeout=5)
+    assert peer.connections == 2
+    link.close()
+
+
+def test_reconnects_when_the_port_vanishes_and_comes_back(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    peer.answer(peer.expect("STATE"))
+    done.result(timeout=5)
+
+    peer.unplug()  # the cable is pulled; the port cannot even be opened
+    done = _later(pool, link.show, NEXT)
+    time.sleep(0.4)
+    assert not done.done()  # the link is waiting for the board, not failing
+    peer.plug()
+    peer.handshake()
+    peer.answer(peer.expect("STATE", NEXT.to_command()))  # the new state is the full state: no restore
+    done.result(timeout=5)
+    peer.assert_quiet()
+    link.close()
+
+
+def test_after_a_reconnection_the_last_state_is_restored_first(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    peer.answer(peer.expect("STATE"))
+    done.result(timeout=5)
+
+    peer.unplug()
+    peer.plug()
+    pinged = _later(pool, link.ping)
+    peer.handshake()
+    peer.answer(peer.expect("STATE", STATE.to_command()))  # what the board lost, put back
+    peer.answer(peer.expect("PING"))
+    pinged.result(timeout=5)
+    assert link.stats.restores == 1
+    peer.assert_quiet()
+    link.close()
+
+
+def test_a_board_that_restarts_on_its_own_gets_its_state_back(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    peer.answer(peer.expect("STATE"))
+    done.result(timeout=5)
+
+    pinged = _later(pool, link.ping)
+    request = peer.expect("PING")
+    peer.send(Frame(0, "READY", ("proto=1", "fw=9.9.9")))  # a brown-out: the board restarted
+    peer.answer(request)
+    peer.answer(peer.expect("STATE", STATE.to_command()))
+    pinged.result(timeout=5)
+    peer.assert_quiet()
+    link.close()
+
+
+def test_the_heartbeat_notices_a_board_showing_something_else(peer: Any) -> None:
+    link = BoardLink(peer.url, **{**FAST, "heartbeat": 0.1})
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        done = executor.submit(link.show, STATE)
+        peer.handshake()
+        peer.answer(peer.expect("STATE"))
+        done.result(timeout=5)
+    peer.answer(peer.expect("GET"), *STATE.to_command(full=True))  # all well
+    peer.answer(peer.expect("GET"), *BoardState().to_command(full=True))  # reset, silently
+    peer.answer(peer.expect("STATE", STATE.to_command()))
+    peer.answer(peer.expect("GET"), *STATE.to_command(full=True))
+    link.close()
+    assert link.stats.restores == 1
+
+
+# --- against the virtual board -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def board(request: pytest.FixtureRequest) -> Iterator[VirtualBoard]:
+    name = f"link-{request.node.name}"
+    VirtualBoard.forget(name)
+    yield VirtualBoard.named(name)
+    VirtualBoard.forget(name)
+
+
+def _url(board: VirtualBoard, query: str = "") -> str:
+    (name,) = [n for n, b in VirtualBoard._registry.items() if b is board]
+    return f"virtual://{name}{query}"
+
+
+def test_show_on_the_virtual_board(board: VirtualBoard) -> None:
+    with BoardLink(_url(board), **FAST) as link:
+        link.show(STATE)
+        assert board.state == STATE
+        assert link.read_state() == STATE
+        link.show(STATE)  # idempotent
+        assert board.latched == 2
+        assert link.ping() < 0.1
+
+
+def test_waits_out_the_bootloader(board: VirtualBoard) -> None:
+    with BoardLink(_url(board, "?boot=0.6"), **FAST) as link:
+        link.show(STATE)
+        assert board.state == STATE
+        assert link.stats.requests >= 3  # HELLOs lost in the bootloader, then HELLO and STATE
+
+
+def test_virtual_board_faults_are_retried(board: VirtualBoard) -> None:
+    with BoardLink(_url(board), **FAST) as link:
+        link.connect()
+        board.mute(2)
+        board.refuse(NakReason.CRC)
+        link.show(STATE)
+        assert board.state == STATE
+        assert (link.stats.timeouts, link.stats.naks) == (2, 1)
+
+
+def test_a_refused_state_raises_after_every_retry(board: VirtualBoard) -> None:
+    with BoardLink(_url(board), **{**FAST, "attempts": 2}) as link:
+        link.connect()
+        board.refuse(NakReason.RANGE, 2)
+        with pytest.raises(
+            BoardError, match="did not take STATE after 2 tries: the board answered NAK range"
+        ):
+            link.show(STATE)
+        assert link.stats.connects == 1  # a refusal is not cured by reopening the port
+
+
+def test_unplugged_and_plugged_back_the_state_is_restored(board: VirtualBoard) -> None:
+    with BoardLink(_url(board), **FAST) as link:
+        link.show(STATE)
+        board.unplug()
+        threading.Timer(0.3, board.plug).start()
+        link.show(NEXT)
+        assert board.state == NEXT
+        board.unplug()
+        board.plug()  # comes back with its state lost
+        assert board.state == BoardState()
+        link.ping()
+        assert board.state == NEXT
+
+
+def test_the_heartbeat_restores_a_board_that_reset(board: VirtualBoard) -> None:
+    with BoardLink(_url(board), **{**FAST, "heartbeat": 0.05}) as link:
+        link.show(STATE)
+        board.reset()  # power blip, nothing said
+        deadline = time.monotonic() + 3
+        while board.state != STATE and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert board.state == STATE
+
+
+def test_a_self_test_is_not_repeated_by_the_heartbeat(board: VirtualBoard) -> None:
+    test = BoardState(Mode.TEST, 64, STATE.pegs)
+    with BoardLink(_url(board), **{**FAST, "heartbeat": 0.05}) as link:
+        link.show(test)
+        time.sleep(0.3)
+        assert board.latched == 1 and link.stats.restores == 0
+
+
+def test_concurrent_callers_are_serialised(board: VirtualBoard) -> None:
+    states = [BoardState.playing((0, hole), (0, 0)) for hole in range(1, 41)]
+    with BoardLink(_url(board), **FAST) as link, ThreadPoolExecutor(max_workers=4) as executor:
+        list(executor.map(link.show, states))
+        assert board.latched == 40
+        assert board.state == link.shown
+        assert (link.stats.timeouts, link.stats.naks, link.stats.stale) == (0, 0, 0)
+
+
+def test_close_is_idempotent_and_final(board: VirtualBoard) -> None:
+    link = BoardLink(_url(board), **FAST)
+    with link:
+        link.show(STATE)
+    link.close()
+    link.close()
+    with pytest.raises(BoardError, match="closed"):
+        link.show(STATE)
+
+
+def test_the_default_port_is_the_virtual_board() -> None:
+    with BoardLink(heartbeat=None) as link:
+        link.show(BoardState.playing((1, 2), (3, 4), tentative=Tentative(0, 9)))
+        assert link.port.board.state.tentative == Tentative(0, 9)
+
+
+def test_the_virtual_board_served_on_a_pseudo_terminal() -> None:
+    board = VirtualBoard()
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def serve() -> None:
+        os.write(master, board.reset())
+        while not stop.is_set():
+            try:
+                data = os.read(master, 256)
+            except OSError:
+                return
+            reply = board.receive(data)
+            if reply:
+                os.write(master, reply)
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        with BoardLink(os.ttyname(slave), **FAST) as link:
+            link.show(STATE)
+            assert board.state == STATE
+            assert link.read_state() == STATE
+    finally:
+        stop.set()
+        os.close(slave)
+        os.close(master)
+        server.join(timeout=2)
+
+
+# --- no board at all ---------------------------------------------------------------------------------
+
+
+def test_loop_url_has_no_board_behind_it() -> None:
+    link = BoardLink("loop://", **{**FAST, "connect_timeout": 0.3})
+    with pytest.raises(BoardError, match=r"no board answered at loop:// within 0.3 s"):
+        link.show(STATE)
+    link.close()
+
+
+def test_a_port_that_does_not_exist_fails_at_once_with_a_sentence() -> None:
+    started = time.monotonic()
+    with pytest.raises(BoardError) as caught:
+        BoardLink("/dev/ttyUSB-no-such-port", **FAST).show(STATE)
+    assert time.monotonic() - started < 0.5
+    assert str(caught.value) == "cannot open the board at /dev/ttyUSB-no-such-port: No such file or directory"
+    assert isinstance(caught.value, OSError)
