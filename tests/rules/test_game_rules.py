@@ -625,3 +625,117 @@ def test_errors_are_rules_errors_and_value_errors() -> None:
         game.play(0, card("5h"))
     with pytest.raises(ValueError):
         game.play(0, card("5h"))
+
+
+def test_the_starter_jack_is_his_heels_never_his_nobs() -> None:
+    game = new_game(dealer=0)
+    reference_deal(game, starter="Jd")
+    assert game.scores == [2, 0]
+    reference_play(game)
+    game.count(1, "hand")
+    # 5h 5d 5s Jc with the jack of diamonds: six fifteens of five and jack (12), 5-5-5 (2), a pair royal
+    # of fives (6), a pair of jacks (2) = 22; the jack of clubs is not of the starter's suit: no nobs.
+    op = game.count(0, "hand")
+    assert op.points == 22
+    assert Kind.NOBS not in {i.kind for i in op.scores[0].items}
+
+
+def test_three_players_after_a_go_play_keeps_rotating_and_the_last_to_lay_pegs() -> None:
+    game = Game(variant=THREE_PLAYER)
+    cut_so_that(game, 2)
+    for player, hand in enumerate(("Kh Qh Jh 10h 2s", "Kc Qc Jc Ac 3s", "Kd Qd 9d 8d 4s")):
+        game.deal(player, parse_cards(hand))
+    game.deal_crib(card("5s"))
+    for player, thrown in enumerate(("2s", "3s", "4s")):
+        game.discard(player, parse_cards(thrown))
+    game.turn_starter(card("7c"))
+    script = [
+        (0, "Kh", 0),  # 10
+        (1, "Kc", 2),  # 20, a pair
+        (2, "Kd", 6),  # 30, a pair royal
+        (0, "go", 0),
+        (1, "Ac", 2),  # 31 for two; player 2 (after the last to lay) leads the next count
+        (2, "Qd", 0),
+        (0, "Qh", 2),
+        (1, "Qc", 6),  # 30, a pair royal
+        (2, "go", 0),
+        (0, "go", 0),
+        (1, "go", 1),  # nobody can lay: one for the go to player 1, who laid last
+        (2, "9d", 0),
+        (0, "Jh", 0),
+        (1, "Jc", 2),  # 29, a pair of jacks; player 1 is now out of cards
+        (2, "go", 0),
+        (0, "go", 1),  # player 1 has no cards and is passed over: the go to player 1
+        (2, "8d", 0),
+        (0, "10h", 1),  # the last card
+    ]
+    for player, what, points in script:
+        assert game.snapshot().turn == player, what
+        op = game.go(player) if what == "go" else game.play(player, card(what))
+        assert op.points == points, what
+    assert game.scores == [3, 14, 6]
+    assert game.phase is Phase.SHOW and game.snapshot().show_next == (0, "hand")
+
+
+def test_snapshot_shows_the_count_the_table_and_the_last_scores_for_the_board() -> None:
+    import json
+
+    game = new_game(dealer=0)
+    reference_deal(game)
+    for player, what in [(1, "7h"), (0, "5h"), (1, "8h"), (0, "5d"), (1, "go"), (0, "5s")]:
+        game.go(player) if what == "go" else game.play(player, card(what))
+    snap = game.snapshot()
+    assert snap.phase is Phase.PLAY and snap.count == 30 and snap.turn == 0
+    assert [str(c) for _, c in snap.count_cards] == ["7h", "5h", "8h", "5d", "5s"]
+    assert snap.last_scores[0].explanation == "thirty, a pair for two"
+    assert (snap.pegs[0].rear, snap.pegs[0].forward) == (0, 2)
+    assert snap.starter == card("5c") and snap.dealer == 0 and snap.pone == 1
+    game.go(0)
+    game.play(1, card("9h"))
+    snap = game.snapshot()
+    assert snap.count == 9 and [str(c) for _, c in snap.count_cards] == ["9h"]
+    assert len(snap.deal_cards) == 6
+    data = json.loads(json.dumps(snap.to_dict()))
+    assert data["scores"] == [3, 0] and data["pegs"][0] == {"rear": 2, "forward": 3}
+    assert data["count_cards"] == [{"player": 1, "card": "9h"}] and data["phase"] == "play"
+    assert data["waiting_for"] == "player 0 to lay a card or say go (count 9)"
+
+
+def test_snapshot_carries_the_pending_claim_and_the_muggins_offer() -> None:
+    game = _claims_game()
+    _to_the_show(game)
+    snap = game.snapshot()
+    assert snap.pending_claim is not None and snap.pending_claim.to_dict() == {"player": 1, "what": "hand"}
+    game.claim(1, "hand", 10)
+    offer = game.snapshot().to_dict()["muggins_offer"]
+    assert offer["against"] == 1 and offer["points"] == 2 and offer["serial"] == len(game.log)
+    assert "claimed 10 of 12" in offer["explanation"]
+    game.pass_muggins()
+    assert game.snapshot().muggins_offer is None and game.scores == [0, 14]
+
+
+def test_cards_dealt_and_thrown_face_down_are_learned_from_the_play_and_the_crib_shown() -> None:
+    game = new_game(dealer=0)
+    game.deal(0)
+    game.deal(1)
+    game.discard(0)
+    game.discard(1)
+    game.turn_starter(card("5c"))
+    reference_play(game)
+    assert game.count(1, "hand").points == 12
+    assert game.count(0, "hand").points == 29
+    assert game.count(0, "crib", parse_cards("2c 3c Qs Ks")).points == 8
+    assert game.scores == [40, 16]
+
+
+def test_undo_restores_both_pegs_and_the_phase() -> None:
+    game = new_game(dealer=0)
+    reference_deal(game)
+    reference_play(game)
+    game.count(1, "hand")
+    before = game.snapshot()
+    undone = game.count(0, "hand")
+    assert game.snapshot().pegs[0] != before.pegs[0]
+    assert game.undo() == undone
+    assert game.snapshot() == before
+    assert (game.snapshot().pegs[0].rear, game.snapshot().pegs[0].forward) == (2, 3)
