@@ -7,9 +7,9 @@ the query string model the real thing: ``?boot=1.5`` makes it ignore bytes for 1
 opened (a Nano's bootloader after the DTR reset), ``?reset=0`` keeps its state across reopening (a board
 without auto-reset), ``?latch=0.008`` delays each reply like a 242-LED refresh.
 
-How it draws (the firmware's own rounding may differ by a step): a forward peg in the track's colour
-times brightness/255, the rear peg a quarter of that, then the current cap scales every channel down if
-the frame would draw more than the cap (1 mA per LED plus 20 mA per full channel).
+It draws as the firmware does (docs/protocol.md, "Modes" and "The current cap"): a forward peg in the
+track's colour at the brightness, the rear peg at a quarter of it, the same integer rounding, and the
+current cap scaling every channel down when the frame would draw more than the cap.
 """
 
 from __future__ import annotations
@@ -50,12 +50,23 @@ DEFAULT_CAP_MA = 1500
 IDLE_MA_PER_LED = 1.0
 MA_PER_FULL_CHANNEL = 20.0
 BLINK_PERIOD_S = 0.5  # the tentative peg blinks at 2 Hz: lit for the first half of each period
-TEST_STEP_S = 0.01  # the self-test lights each LED for this long, in chain order
-WIN_STEP_S = 0.08  # the winner's chase moves one hole this often
-IDLE_STEP_S = 0.1
+TEST_STEP_S = 0.015  # the self-test lights each LED for this long, in chain order
+WIN_STEP_S = 0.05  # the winner's wave moves one hole this often
+WIN_WAVE = 10  # holes from one crest of the wave to the next
+IDLE_STEP_S = 0.06  # the idle pattern's comets move one hole this often
+IDLE_TAIL = 4  # holes in a comet, each half as bright as the one before
 
 
 # --- drawing ---------------------------------------------------------------------------------------
+
+
+def level(channel: int, k: int) -> int:
+    """A channel at level ``k`` (0..255): round(channel * k / 255), in integers as the firmware does."""
+    return (channel * k + 127) // 255
+
+
+def at_level(colour: Colour, k: int) -> Colour:
+    return Colour(level(colour.red, k), level(colour.green, k), level(colour.blue, k))
 
 
 def current_ma(leds: Sequence[Colour]) -> float:
@@ -64,52 +75,76 @@ def current_ma(leds: Sequence[Colour]) -> float:
     return IDLE_MA_PER_LED * len(leds) + MA_PER_FULL_CHANNEL * channels / 255
 
 
-def cap_current(leds: Sequence[Colour], cap_ma: float) -> tuple[Colour, ...]:
-    """The frame scaled down, every channel alike, so that its estimated current fits under the cap."""
-    if current_ma(leds) <= cap_ma:
+def cap_current(leds: Sequence[Colour], cap_ma: int) -> tuple[Colour, ...]:
+    """The frame scaled down, every channel alike, so that its estimated current fits under the cap.
+
+    In integers, as an 8-bit MCU does it: the channel budget is (cap - 1 mA per LED) * 255 / 20, the
+    scale a fraction of 256 rounded down, so the scaled frame never exceeds the budget.
+    """
+    if cap_ma <= len(leds):
+        return tuple(DARK for _ in leds)
+    total = sum(c.red + c.green + c.blue for c in leds)
+    budget = (cap_ma - len(leds)) * 255 // int(MA_PER_FULL_CHANNEL)
+    if total <= budget:
         return tuple(leds)
-    budget = max(0.0, cap_ma - IDLE_MA_PER_LED * len(leds))
-    colour_ma = current_ma(leds) - IDLE_MA_PER_LED * len(leds)
-    scale = int(budget / colour_ma * 256)  # 8.8 fixed point, rounded down, as a small MCU would
-    return tuple(c.scaled(scale, 256) for c in leds)
+    scale = budget * 256 // total
+    return tuple(Colour(c.red * scale >> 8, c.green * scale >> 8, c.blue * scale >> 8) for c in leds)
 
 
 def draw(
-    state: BoardState, layout: Layout, *, phase_s: float = 0.0, cap_ma: float = DEFAULT_CAP_MA
+    state: BoardState, layout: Layout, *, phase_s: float = 0.0, cap_ma: int = DEFAULT_CAP_MA
 ) -> tuple[Colour, ...]:
-    """Every LED's colour, in chain order, ``phase_s`` seconds after the state was latched."""
+    """Every LED's colour, in chain order, ``phase_s`` seconds after the state was latched.
+
+    A forward peg is its colour at level b (the brightness), a rear peg at level (b + 3) / 4, so the two
+    pegs of a track are told apart; a rear peg in the forward peg's hole is not drawn twice.
+    """
     leds = [DARK] * layout.led_count
     b = state.brightness
     mode = state.mode
+
+    def pegs_of(track: int) -> None:
+        pegs = state.pegs[track]
+        if pegs.rear and pegs.rear != pegs.forward:
+            leds[layout.led(track, pegs.rear)] = at_level(pegs.colour, (b + 3) // 4)
+        if pegs.forward:
+            leds[layout.led(track, pegs.forward)] = at_level(pegs.colour, b)
+
     if mode is Mode.TEST:
         step = int(phase_s / TEST_STEP_S)
         if step < layout.led_count:
-            leds[step] = Colour(255, 255, 255).scaled(b, 255)
+            leds[step] = at_level(Colour(255, 255, 255), b)
             return cap_current(leds, cap_ma)
         mode = Mode.GAME  # the self-test is over: back to the pegs
-    if mode is Mode.IDLE:
-        head = int(phase_s / IDLE_STEP_S) % layout.led_count
-        for offset in range(0, layout.led_count, 40):
-            led = (head + offset) % layout.led_count
-            leds[led] = state.pegs[(offset // 40) % 2].colour.scaled(b, 255 * 4)
+    holes = layout.holes_per_track
+    if mode is Mode.IDLE:  # a comet per track, half a lap apart, running up the holes
+        step = int(phase_s / IDLE_STEP_S)
+        lap = holes + IDLE_TAIL
+        for track in range(layout.tracks):
+            head = (step + track * (lap // 2)) % lap + 1
+            for behind in range(IDLE_TAIL):
+                if 1 <= head - behind <= holes:
+                    leds[layout.led(track, head - behind)] = at_level(
+                        state.pegs[track].colour, b >> (behind + 1)
+                    )
         return cap_current(leds, cap_ma)
-    for track, pegs in enumerate(state.pegs):
-        bright = pegs.colour.scaled(b, 255)
-        if pegs.rear:
-            leds[layout.led(track, pegs.rear)] = bright.scaled(1, 4)
-        if pegs.forward:
-            leds[layout.led(track, pegs.forward)] = bright
-    if state.tentative is not None and phase_s % BLINK_PERIOD_S < BLINK_PERIOD_S / 2:
-        track, hole = state.tentative.track, state.tentative.hole
-        leds[layout.led(track, hole)] = state.pegs[track].colour.scaled(b, 255)
-    if mode is Mode.WIN and state.winner is not None:
-        winner = state.winner
-        bright = state.pegs[winner].colour.scaled(b, 255)
-        head = int(phase_s / WIN_STEP_S)
-        for hole in range(1, layout.holes_per_track + 1):
-            if (hole - head) % 6 == 0:
-                leds[layout.led(winner, hole)] = bright
-        leds[layout.led(winner, layout.holes_per_track)] = bright
+    if mode is Mode.WIN and state.winner is not None:  # a wave along the winner's track
+        shift = int(phase_s / WIN_STEP_S) % WIN_WAVE
+        for track in range(layout.tracks):
+            if track != state.winner:
+                pegs_of(track)
+                continue
+            for hole in range(1, holes + 1):
+                crest = (hole + WIN_WAVE - shift) % WIN_WAVE < 3 or hole == holes
+                leds[layout.led(track, hole)] = at_level(
+                    state.pegs[track].colour, b if crest else (b + 7) // 8
+                )
+        return cap_current(leds, cap_ma)
+    for track in range(layout.tracks):
+        pegs_of(track)
+    claim = state.tentative
+    if mode is Mode.GAME and claim is not None and phase_s % BLINK_PERIOD_S < BLINK_PERIOD_S / 2:
+        leds[layout.led(claim.track, claim.hole)] = at_level(state.pegs[claim.track].colour, b)
     return cap_current(leds, cap_ma)
 
 

@@ -38,12 +38,18 @@ def _lit_holes(state: BoardState, phase_s: float = 0.0) -> dict[tuple[int, int],
 
 
 def test_game_lights_the_four_pegs_the_rear_ones_at_a_quarter() -> None:
-    state = BoardState.playing((37, 45), (80, 88))
+    state = BoardState.playing((37, 45), (80, 88), brightness=100)
     lit = _lit_holes(state)
     assert set(lit) == {(0, 37), (0, 45), (1, 80), (1, 88)}
-    assert lit[0, 45] == Colour(0x00, 0xC0 * 64 // 255, 0xFF * 64 // 255)
-    assert lit[0, 37] == lit[0, 45].scaled(1, 4)
-    assert lit[1, 88] == Colour(64, 0x60 * 64 // 255, 0)
+    # A channel c at level k is round(c * k / 255); forward pegs at k = b, rear pegs at (b + 3) // 4.
+    assert lit[0, 45] == Colour(0, round(0xC0 * 100 / 255), round(0xFF * 100 / 255)) == Colour(0, 75, 100)
+    assert lit[0, 37] == Colour(0, round(0xC0 * 25 / 255), round(0xFF * 25 / 255)) == Colour(0, 19, 25)
+    assert lit[1, 88] == Colour(100, 38, 0)
+    assert lit[1, 80] == Colour(25, 9, 0)
+
+
+def test_a_rear_peg_in_the_forward_pegs_hole_is_not_drawn_twice() -> None:
+    assert _lit_holes(BoardState.playing((9, 9), (0, 0))) == {(0, 9): Colour(0, 48, 64)}
 
 
 def test_score_zero_lights_nothing_and_121_lights_the_game_hole() -> None:
