@@ -708,6 +708,15 @@ class Game:
         """The track a player pegs on."""
         return self.variant.side_of(player)
 
+    def side_name(self, side: int | None) -> str:
+        """A track named by its players: "player 1", or "players 0 and 2" for partners."""
+        if side is None:
+            return "nobody"
+        players = self.variant.players_on(side)
+        if len(players) == 1:
+            return _who(players[0])
+        return "players " + " and ".join(str(p) for p in players)
+
     # -- generic verify / can / do ---------------------------------------------------------------
     def verify(self, action: Action) -> None:
         """Raise a :class:`RulesError` with a sentence if ``action`` is not allowed now."""
@@ -831,7 +840,7 @@ class Game:
         if self.phase is Phase.GAME_OVER and phase is not Phase.GAME_OVER:
             side = self.winner
             raise IllegalAction(
-                f"cannot {doing}: the game is over, won on track {side} with {self.target} "
+                f"cannot {doing}: the game is over, won by {self.side_name(side)} with {self.target} "
                 "(nothing is scored after the winning peg)"
             )
         if self.phase is not phase:
@@ -1432,7 +1441,7 @@ class Game:
         winner = self.match_winner
         if winner is not None:
             raise IllegalAction(
-                f"the match is over: track {winner} won {self.match_wins[winner]} of "
+                f"the match is over: {self.side_name(winner)} won {self.match_wins[winner]} of "
                 f"{self.settings.match_games} games"
             )
 
@@ -1548,8 +1557,8 @@ class Game:
             verb = "claim" if self.counting is Counting.CLAIMS else "show"
             return f"{_who(player)} to {verb} the {what}"
         if self.match_winner is not None:
-            return f"the match is over: track {self.match_winner} wins"
-        return f"track {self.winner} wins game {self.game_number}; next game of the match"
+            return f"the match is over: {self.side_name(self.match_winner)} won"
+        return f"{self.side_name(self.winner)} won game {self.game_number}; next game of the match"
 
     def snapshot(self) -> Snapshot:
         """A frozen picture of the game for the board and the scoreboard."""

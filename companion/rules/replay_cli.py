@@ -33,10 +33,7 @@ def register(subparsers: Any) -> None:
 
 
 def _track(game: Game, side: int) -> str:
-    players = game.variant.players_on(side)
-    if len(players) == 1:
-        return f"player {players[0]}"
-    return " & ".join(f"player {p}" for p in players)
+    return game.side_name(side)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -71,7 +68,8 @@ def run_replay(args: argparse.Namespace) -> int:
     print("final scores: " + ", ".join(f"{_track(game, s)} {n}" for s, n in enumerate(game.scores)))
     if game.winner is not None:
         skunk = f" ({game.skunk.replace('-', ' ')})" if game.skunk else ""
-        print(f"{_track(game, game.winner)} wins game {game.game_number}{skunk}")
+        verb = "win" if len(game.variant.players_on(game.winner)) > 1 else "wins"
+        print(f"{_track(game, game.winner)} {verb} game {game.game_number}{skunk}")
     else:
         print(f"unfinished: {game.waiting_for()}")
     if len(game.games) > 1 or game.settings.match_games > 1:

@@ -31,6 +31,8 @@ EXPECTED = {
     "six-card-whole-game.crib": ((115, 121), 1, 20),
     "five-card-to-61.crib": ((60, 61), 1, 20),
     "claims-and-muggins.crib": ((60, 61), 1, 15),
+    "four-player-partners.crib": ((31, 26), 0, 10),
+    "three-player.crib": ((11, 15, 6), 1, 10),
 }
 
 
@@ -174,6 +176,12 @@ def test_crib_replay_of_a_bad_file_is_one_line_naming_the_line(
     assert captured.out == ""
     assert captured.err.count("\n") == 1
     assert "bad.crib line 3" in captured.err and "Traceback" not in captured.err
+
+
+def test_crib_replay_names_partners_sharing_a_track(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(GAMES / "four-player-partners.crib")]) == 0
+    out = capsys.readouterr().out
+    assert "final scores: players 0 and 2 31, players 1 and 3 26\nplayers 0 and 2 win game 1" in out
 
 
 def test_crib_replay_json_ends_with_the_snapshot(capsys: pytest.CaptureFixture[str]) -> None:
