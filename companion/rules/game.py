@@ -192,8 +192,28 @@ class Settings:
         """Games a side must win to take the match."""
         return self.match_games // 2 + 1
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Read back :meth:`to_dict` (unknown keys are ignored; a bad value is a ValueError)."""
+        target = data.get("target")
+        variant = variant_named(str(data.get("variant", SIX_CARD.name)))
+        skunk = data.get("skunk_line")
+        double = data.get("double_skunk_line")
+        return cls(
+            variant=variant,
+            counting=Counting(data.get("counting", "auto")),
+            muggins=bool(data.get("muggins", True)),
+            muggins_in_play=bool(data.get("muggins_in_play", False)),
+            over_claim=OverClaim(data.get("over_claim", OverClaim.CORRECTED.value)),
+            target=None if target is None or int(target) == variant.target else int(target),
+            skunk_line=None if skunk is None else int(skunk),
+            double_skunk_line=None if double is None else int(double),
+            match_games=int(data.get("match_games", 3)),
+            first_deal=FirstDeal(data.get("first_deal", FirstDeal.ALTERNATE.value)),
+        )
+
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready form."""
+        """A JSON-ready form (the lines in force, so a reader need not know the defaults)."""
         skunk, double = self.skunk
         return {
             "variant": self.variant.name,
@@ -1111,8 +1131,9 @@ class Game:
         state.seen[card] = f"laid by {_who(player)}"
         state.held.get(player, set()).discard(card)
         state.played_by[player].append(card)
-        note = f"{_who(player)} lays {card}: {peg.explain()}"
-        self._score_play(peg.scorer, peg.items, peg.explain())
+        said = peg.explain()
+        note = f"{_who(player)} lays {card}: {said}"
+        self._score_play(peg.scorer, peg.items, said)
         self._maybe_end_play()
         return note
 

@@ -739,3 +739,40 @@ def test_undo_restores_both_pegs_and_the_phase() -> None:
     assert game.undo() == undone
     assert game.snapshot() == before
     assert (game.snapshot().pegs[0].rear, game.snapshot().pegs[0].forward) == (2, 3)
+
+
+def test_a_combination_formed_across_a_go_still_counts() -> None:
+    game = new_game(dealer=0)
+    reference_deal(game)
+    for player, what in [(1, "7h"), (0, "5h"), (1, "8h"), (0, "5d"), (1, "go")]:
+        game.go(player) if what == "go" else game.play(player, card(what))
+    op = game.play(0, card("5s"))  # the 5d before the go and this 5s still make a pair
+    assert [i.kind for i in op.scores[0].items] == [Kind.PAIR]
+
+
+def test_after_31_combinations_start_afresh() -> None:
+    game = new_game(dealer=0)
+    game.deal(0, parse_cards("Kh Kd Ac 4c 3c 2c"))
+    game.deal(1, parse_cards("Qh Ah Ks 2s 3s 4s"))
+    game.discard(0, parse_cards("3c 2c"))
+    game.discard(1, parse_cards("3s 4s"))
+    game.turn_starter(card("9c"))
+    for player, what in [(1, "Qh"), (0, "Kh"), (1, "Ah")]:
+        game.play(player, card(what))
+    assert game.play(0, card("Kd")).points == 2  # 31
+    op = game.play(1, card("Ks"))  # a king after the king that made 31: no pair, a fresh count
+    assert op.points == 0 and game.snapshot().count == 10
+
+
+def test_settings_round_trip_through_json() -> None:
+    import json
+
+    for settings in (
+        Settings(),
+        Settings(variant=FIVE_CARD, counting=Counting.CLAIMS, muggins_in_play=True),
+        Settings(variant=FOUR_PLAYER, target=61, skunk_line=40, double_skunk_line=None, match_games=1),
+        Settings(over_claim=OverClaim.OPPONENT_TAKES, first_deal=FirstDeal.LOSER, match_games=5),
+    ):
+        again = Settings.from_dict(json.loads(json.dumps(settings.to_dict())))
+        assert again.to_dict() == settings.to_dict()
+        assert again.skunk == settings.skunk and again.game_target == settings.game_target
