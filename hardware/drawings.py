@@ -901,7 +901,7 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
         "Assumptions (change them in `hardware/drawings.py` and regenerate):",
         "",
         f"- the camera looks straight down on a play area of {PLAY_AREA_MM[0] / 10:.0f} x "
-        f"{PLAY_AREA_MM[1] / 10:.0f} cm (across the table, by from one",
+        f"{PLAY_AREA_MM[1] / 10:.0f} cm (the first across the table, the second from one",
         "  player to the other): both play rows, the deck and the crib;",
         f"- the rank character of a card's index is about {_n(RANK_GLYPH_MM)} mm tall (poker-size cards; "
         "bridge decks are smaller);",
@@ -918,6 +918,20 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
     ]
     for row in camera_rows():
         lines.append("| " + " | ".join(row) + " |")
+    need = GLYPH_PX_NEEDED / RANK_GLYPH_MM
+    standard = CAMERAS[0]
+    lines += [
+        "",
+        f"The largest area each capture size covers at {need:.1f} px per mm, and the height that gives it "
+        f"with the {standard.name}:",
+        "",
+        "| capture | largest area | height |",
+        "|---|---:|---:|",
+    ]
+    for w_px, h_px in CAPTURES:
+        width, depth = w_px / need, h_px / need
+        height = (width / 2) / math.tan(math.radians(standard.hfov_deg / 2))
+        lines.append(f"| {w_px}x{h_px} | {width / 10:.0f} x {depth / 10:.0f} cm | {height / 10:.0f} cm |")
     lines += [
         "",
         "At 1280x720 (the frame sources' default, and the size recognition is benchmarked at) no lens gives "
