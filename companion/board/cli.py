@@ -2,7 +2,8 @@
 
 ``crib board show 0 37 45 1 80 88`` puts track 0's pegs in holes 37 and 45 and track 1's in 80 and 88;
 ``crib board test`` runs the board's self-test and checks the link; ``crib board demo`` plays a game's
-worth of scores on it.  With the virtual board the result is drawn in the terminal, and ``--svg FILE``
+worth of scores on it; ``crib board serve`` puts the virtual board behind a pseudo-terminal for another
+program to open.  With the virtual board the result is drawn in the terminal, and ``--svg FILE``
 writes a drawing of any board's state.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 
 from companion.board.link import VIRTUAL_URL, BoardLink
 from companion.board.state import GAME_HOLE, BoardState, Mode, Tentative
-from companion.board.virtual import VirtualBoard, draw, render_svg, render_text
+from companion.board.virtual import PtyServer, VirtualBoard, draw, render_svg, render_text
 
 
 def register(subparsers: Any) -> None:
@@ -74,6 +75,16 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--delay", type=float, default=0.4, help="seconds between moves (default 0.4)")
     demo.add_argument("--seed", type=int, default=None, help="seed for the made-up scores")
     demo.set_defaults(func=run_demo)
+
+    serve = actions.add_parser(
+        "serve",
+        help="serve the virtual board on a pseudo-terminal",
+        description="Put the virtual board behind a pseudo-terminal and print its path, so another "
+        "program (the companion, picocom, a test) can open it like a real board; every frame is printed.",
+    )
+    serve.add_argument("--draw", action="store_true", help="draw the board after every state it latches")
+    serve.add_argument("--seconds", type=float, default=None, help="stop after this long (default: Ctrl-C)")
+    serve.set_defaults(func=run_serve)
 
 
 # --- parsing ---------------------------------------------------------------------------------------
@@ -253,4 +264,33 @@ def run_demo(args: argparse.Namespace) -> int:
         if virtual and not _colour_terminal():
             print(_picture(link, state), end="")
         _write_svg(args.svg, link, state)
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the virtual board on a pty until Ctrl-C (or ``--seconds``), printing the conversation."""
+    if args.seconds is not None and args.seconds <= 0:
+        raise ValueError(f"--seconds {args.seconds} is not a positive number of seconds")
+    pending = bytearray()
+    board = VirtualBoard()
+    latched = board.latched
+
+    def traffic(sent: bytes, reply: bytes) -> None:
+        nonlocal latched
+        pending.extend(sent)
+        while b"\n" in pending:
+            line, _, rest = bytes(pending).partition(b"\n")
+            pending[:] = rest
+            print("> " + line.decode("ascii", "replace").strip("\r"), flush=True)
+        for answer in reply.decode("ascii", "replace").splitlines():
+            print("< " + answer, flush=True)
+        if args.draw and board.latched != latched:
+            latched = board.latched
+            print(board.render_text(colour=_colour_terminal(), phase_s=0.0), end="", flush=True)
+
+    with PtyServer(board, on_traffic=traffic) as server:
+        print(f"virtual board on {server.path} (115200 8N1); Ctrl-C stops", flush=True)
+        deadline = None if args.seconds is None else time.monotonic() + args.seconds
+        while deadline is None or time.monotonic() < deadline:
+            time.sleep(0.05)
     return 0

@@ -14,7 +14,10 @@ current cap scaling every channel down when the frame would draw more than the c
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import select
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -599,6 +602,66 @@ class VirtualSerial(SerialBase):  # type: ignore[misc]  # pyserial has no type h
     @property
     def cd(self) -> bool:
         return False
+
+
+class PtyServer:
+    """A virtual board behind a pseudo-terminal, so another process (or picocom) can open it by path.
+
+    ``path`` names the terminal to open, as ``/dev/ttyUSB0`` names a real board.  ``on_traffic`` is
+    called with each chunk the host sent and the board's reply, from the serving thread.
+    """
+
+    def __init__(
+        self,
+        board: VirtualBoard | None = None,
+        *,
+        on_traffic: Callable[[bytes, bytes], None] | None = None,
+    ) -> None:
+        import tty  # POSIX only: imported here so the virtual:// board works everywhere
+
+        self.board = board or VirtualBoard()
+        self._on_traffic = on_traffic
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo, no newline translation: the bytes as they are
+        self.path = os.ttyname(self._slave)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name=f"virtual board on {self.path}", daemon=True)
+
+    def start(self) -> PtyServer:
+        os.write(self._master, self.board.reset())
+        self._thread.start()
+        return self
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self._master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self._master, 512)
+            except OSError:  # the terminal was closed under us
+                return
+            reply = self.board.receive(data)
+            if reply:
+                os.write(self._master, reply)
+            if self._on_traffic is not None:
+                self._on_traffic(data, reply)
+
+    def stop(self) -> None:
+        """Stop serving and close the terminal.  Safe to call more than once."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2.0)
+        for fd in (self._master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._master = self._slave = -1
+
+    def __enter__(self) -> PtyServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def register_url_handler() -> None:

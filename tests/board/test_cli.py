@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.board.link import BoardLink
+from companion.board.state import BoardState
 from companion.cli import main
 
 
@@ -95,3 +97,34 @@ def test_demo_plays_to_121(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert "wins, 121 to" in out
     lit = [c for c in ET.parse(svg).getroot().iter() if "lit" in c.get("class", "")]
     assert any(c.get("data-hole") == "121" for c in lit)
+
+
+def test_serve_puts_the_virtual_board_on_a_pseudo_terminal() -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "companion", "board", "serve", "--seconds", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert first.startswith("virtual board on /dev/pts/"), first
+        path = first.split()[3]
+        with BoardLink(path, heartbeat=None) as link:
+            link.show(BoardState.playing((3, 5), (0, 0)))
+            assert link.read_state() == BoardState.playing((3, 5), (0, 0))
+        lines = [server.stdout.readline().strip() for _ in range(6)]
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+    expected = [
+        ("> @", " HELLO*"),
+        ("< @", " OK proto=1 fw=0.1.0 tracks=2 holes=121 leds=242 cap=1500*"),
+        ("> @", " STATE m=game p0=3,5,00C0FF*"),
+        ("< @", " OK*"),
+        ("> @", " GET*"),
+        ("< @", " OK m=game b=64 p0=3,5,00C0FF p1=0,0,FF6000 t=- w=-*"),
+    ]
+    for line, (start, middle) in zip(lines, expected, strict=True):
+        assert line.startswith(start) and middle in line, line

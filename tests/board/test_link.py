@@ -7,7 +7,6 @@ no board at all.  See docs/protocol.md, "What the host does on doubt".
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +18,7 @@ import pytest
 from companion.board.link import BoardError, BoardLink
 from companion.board.protocol import Frame, NakReason
 from companion.board.state import BoardState, Mode, Tentative
-from companion.board.virtual import VirtualBoard
+from companion.board.virtual import PtyServer, VirtualBoard
 
 T = TypeVar("T")
 STATE = BoardState.playing((37, 45), (80, 88))
@@ -352,33 +351,10 @@ def test_the_default_port_is_the_virtual_board() -> None:
 
 
 def test_the_virtual_board_served_on_a_pseudo_terminal() -> None:
-    board = VirtualBoard()
-    master, slave = os.openpty()
-    stop = threading.Event()
-
-    def serve() -> None:
-        os.write(master, board.reset())
-        while not stop.is_set():
-            try:
-                data = os.read(master, 256)
-            except OSError:
-                return
-            reply = board.receive(data)
-            if reply:
-                os.write(master, reply)
-
-    server = threading.Thread(target=serve, daemon=True)
-    server.start()
-    try:
-        with BoardLink(os.ttyname(slave), **FAST) as link:
-            link.show(STATE)
-            assert board.state == STATE
-            assert link.read_state() == STATE
-    finally:
-        stop.set()
-        os.close(slave)
-        os.close(master)
-        server.join(timeout=2)
+    with PtyServer() as server, BoardLink(server.path, **FAST) as link:
+        link.show(STATE)
+        assert server.board.state == STATE
+        assert link.read_state() == STATE
 
 
 # --- no board at all ---------------------------------------------------------------------------------
