@@ -36,13 +36,19 @@ count their own: a scoring card in the play leaves a :class:`PendingClaim` the s
 ``claim(player, "play", n)`` (laying the next card first counts as claiming nothing), and each hand and
 the crib are shown with ``claim``.  An under-claim pegs what was claimed and, with muggins on, opens a
 :class:`MugginsOffer` the opponents may take with ``muggins(player)`` until the next action (or
-``pass_muggins()``); an over-claim is corrected, or the opponent takes the excess (a house rule).
+``pass_muggins()``); an over-claim is corrected, or the opponent takes the excess (a house rule).  A
+muggins call with nothing left behind is refused with the reason and changes nothing: none of the rules
+texts puts a penalty on a false call.
 
 For the board and the scoreboard, :meth:`Game.snapshot` returns a frozen :class:`Snapshot` (scores,
 rear and forward peg of each track, phase, dealer, whose turn, the count, the cards on the table, the
 last scores with their spoken explanation, any pending claim or muggins offer, winner, skunk, match
 score) with ``to_dict()`` for JSON.  :meth:`Game.undo` takes back the last action (pegs included) by
 replaying the log without it; :meth:`Game.replay` rebuilds a game from its actions.
+
+Scores and pegs belong to tracks ("sides"): one per player, except that partners in the four-player
+game share one (``Game.side_of(player)``).  The three-player game has three tracks, so
+``Game.needs_three_tracks`` tells a two-track board to refuse it.
 
 The game ends the instant a side reaches the target, wherever that happens (mid-play, mid-show, on two
 for his heels); the winning peg stops in the game hole and nothing is scored after.
@@ -762,8 +768,8 @@ class Game:
                 self._settle_unclaimed()
         try:
             note = self._doer(action)()
-        except RulesError:  # pragma: no cover - verify is meant to catch everything first
-            self._rebuild(self._log)
+        except Exception:  # pragma: no cover - verify is meant to catch everything first
+            self._rebuild(self._log)  # never leave a half-done action behind
             raise
         op = Operation(len(self._log) + 1, action, note, tuple(self._scored), self.phase)
         self._log.append(op)
