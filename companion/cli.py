@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "companion.rules.cli",
     "companion.rules.replay_cli",
     "companion.board.cli",
+    "companion.app.cli",
 )
 
 

@@ -54,7 +54,7 @@ class GameLoop:
         self.latencies: list[float] = []
         """Seconds from the frame that showed a card to the board and scoreboard showing its result."""
         self.board_error = ""
-        self._queue: queue.Queue[Event] = queue.Queue()
+        self._queue: queue.Queue[tuple[Event, int | None]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._timers: dict[int, threading.Timer] = {}
         self._last_board: BoardState | None = None
@@ -64,7 +64,11 @@ class GameLoop:
 
     def post(self, event: Event) -> None:
         """Queue an event for the loop (safe from any thread: callbacks, the web server, timers)."""
-        self._queue.put(event)
+        self._queue.put((event, None))
+
+    def post_at(self, event: Event, cursor: int) -> None:
+        """Queue an event of a replayed recording, with its position (journalled, for resuming)."""
+        self._queue.put((event, cursor))
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until every event posted so far has been handled (for tests, benchmarks and replays)."""
@@ -95,17 +99,17 @@ class GameLoop:
 
     def _run(self) -> None:
         while True:
-            event = self._queue.get()
+            event, cursor = self._queue.get()
             try:
                 if isinstance(event, Shutdown):
                     return
-                self.step(event)
+                self.step(event, cursor=cursor)
             finally:
                 self._queue.task_done()
 
-    def step(self, event: Event) -> None:
+    def step(self, event: Event, *, cursor: int | None = None) -> None:
         """Handle one event and show the result."""
-        self.table.handle(event)
+        self.table.handle(event, cursor=cursor)
         self.show(event)
         self._arm_muggins()
 

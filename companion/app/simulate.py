@@ -25,6 +25,7 @@ from companion.app.events import (
     CardLifted,
     Claim,
     Event,
+    Undo,
     event_from_dict,
     event_to_dict,
 )
@@ -32,7 +33,12 @@ from companion.cards import Card, full_deck
 from companion.rules.game import Counting, Game, Phase, Settings
 from companion.rules.show import score_hand
 
-__all__ = ["Recording", "script_game"]
+__all__ = ["DEMO_PATH", "Recording", "demo_recording", "script_game"]
+
+#: What ``crib play`` replays with no camera (rewritten by ``python -m companion.app.simulate``).
+DEMO_PATH = Path(__file__).resolve().parent / "data" / "demo-game.json"
+#: The demo game: a skunk, his heels, thirty-ones and goes; a misread corrected by undo is added to it.
+DEMO_SEED = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +74,12 @@ class Recording:
         )
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=0) + "\n", encoding="utf-8")
+        """Write as JSON, one event per line (readable, and a diff shows which events changed)."""
+        data = self.to_dict()
+        events = data.pop("events")
+        head = json.dumps(data)[:-1]
+        body = ",\n".join(json.dumps(e, separators=(",", ":")) for e in events)
+        Path(path).write_text(f'{head}, "events": [\n{body}\n]}}\n', encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Recording:
@@ -180,3 +191,25 @@ def _pending_points(game: Game) -> int:
     hidden = game.pending
     assert hidden is not None
     return sum(item.points for item in hidden.items)
+
+
+def demo_recording() -> Recording:
+    """The bundled demo: the scripted game of :data:`DEMO_SEED` with one card misread by the camera (the
+    next card laid seen as another) and taken back with the undo button before the real card is seen."""
+    base = script_game(DEMO_SEED)
+    events = list(base.events)
+    plays = [i for i, e in enumerate(events) if isinstance(e, CardLanded) and e.zone.startswith("player")]
+    at = plays[len(plays) // 3]
+    real = events[at]
+    assert isinstance(real, CardLanded)
+    card = Card.parse(real.card)
+    same_suit = [c for c in full_deck() if c.suit is card.suit and c != card]
+    misread = next(c for c in same_suit if c.pips == min(card.pips + 2, 10))
+    events[at:at] = [CardLanded(str(misread), real.zone), Undo()]
+    return Recording(base.seed, base.mode, tuple(events), base.deal_scores, base.final, base.winner)
+
+
+if __name__ == "__main__":
+    DEMO_PATH.parent.mkdir(exist_ok=True)
+    demo_recording().save(DEMO_PATH)
+    print(f"wrote {DEMO_PATH}")

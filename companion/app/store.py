@@ -177,14 +177,21 @@ class Journal:
 
     def append(self, match_id: int, action: dict[str, Any]) -> int:
         """Write one action and commit it to disk; returns its sequence number (0 first)."""
-        text = json.dumps(action, separators=(",", ":"))
+        return self.append_many(match_id, [action])
+
+    def append_many(self, match_id: int, actions: Sequence[dict[str, Any]]) -> int:
+        """Write actions in one committed transaction (all or none reach the disk); returns the last's
+        sequence number."""
         with self._write() as db:
             row = db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE match_id = ?", (match_id,))
-            seq = int(row.fetchone()[0])
-            db.execute(
-                "INSERT INTO actions (match_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                (match_id, seq, time.time(), text),
-            )
+            seq = int(row.fetchone()[0]) - 1
+            now = time.time()
+            for action in actions:
+                seq += 1
+                db.execute(
+                    "INSERT INTO actions (match_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                    (match_id, seq, now, json.dumps(action, separators=(",", ":"))),
+                )
             return seq
 
     def pop(self, match_id: int) -> dict[str, Any] | None:

@@ -79,6 +79,7 @@ PLAYER_ZONES: Final = {"player0": 0, "player1": 1, "cut0": 0, "cut1": 1}
 STARTER_ZONE: Final = "starter"
 CRIB_ZONE: Final = "crib"
 _GROUP: Final = "_group"
+_CURSOR: Final = "_cursor"
 _SKUNK: Final = {None: 0, "skunk": 1, "double-skunk": 2}
 
 
@@ -120,6 +121,9 @@ class Table:
         self._crib_seen: list[Card] = []
         self._group = 0
         self._recorded = 0
+        self._event_cursor: int | None = None
+        self.cursor = -1
+        """Position in a replayed recording of the last event that took effect (a resume goes on after it)."""
         saved = journal.unfinished()
         if saved is None:
             self._begin_match()
@@ -130,7 +134,12 @@ class Table:
             actions = [action_from_dict(a) for a in saved.actions]
             self.game = Game.replay(actions, self.settings)
             self._group = max((int(a.get(_GROUP, 0)) for a in saved.actions), default=0)
+            self.cursor = max((int(a.get(_CURSOR, -1)) for a in saved.actions), default=-1)
             self._recorded = len(self.game.games)
+            self._event_cursor = None if self.cursor < 0 else self.cursor
+            self._auto()  # finish automatic counts a power cut interrupted (they follow from the state)
+            self._sync_record()
+            self._event_cursor = None
         self.resumed = saved is not None and bool(saved.actions)
 
     # -- matches -----------------------------------------------------------------------------------
@@ -187,10 +196,16 @@ class Table:
             for action in actions:
                 trial.apply(action)
         self._group += 1
+        self.journal.append_many(self.match_id, [self._row(action) for action in actions])
         for action in actions:
-            self.journal.append(self.match_id, {**action_to_dict(action), _GROUP: self._group})
             self.game.apply(action)
         self._sync_record()
+
+    def _row(self, action: Action) -> dict[str, Any]:
+        row = {**action_to_dict(action), _GROUP: self._group}
+        if self._event_cursor is not None:
+            row[_CURSOR] = self._event_cursor
+        return row
 
     def undo(self) -> bool:
         """Take back the last group of actions (or dismiss a pending correction); False if nothing to undo."""
@@ -203,6 +218,7 @@ class Table:
             self.notice = "there is nothing to undo"
             return False
         group = last[-1].get(_GROUP)
+        undone = [op.note for op in self.game.log[-sum(1 for a in last if a.get(_GROUP) == group) :]]
         for action in reversed(last):
             if action.get(_GROUP) != group:
                 break
@@ -210,7 +226,7 @@ class Table:
             self.game.undo()
         self._reset_follower()
         self._sync_record()
-        self.notice = f"undone: {self.game.last_note}" if self.game.log else "undone: back to the cut"
+        self.notice = named("undone: " + "; ".join(undone), self.players)
         return True
 
     def _sync_record(self) -> None:
@@ -220,15 +236,22 @@ class Table:
 
     # -- events --------------------------------------------------------------------------------------
 
-    def handle(self, event: Event) -> None:
-        """Interpret one event; a refused action leaves the game as it was and says why in ``notice``."""
+    def handle(self, event: Event, *, cursor: int | None = None) -> None:
+        """Interpret one event; a refused action leaves the game as it was and says why in ``notice``.
+
+        ``cursor`` is the event's position in a replayed recording, written with the actions it causes,
+        so a replay interrupted by a power cut resumes after the last event that took effect.
+        """
         self.notice = ""
+        self._event_cursor = cursor
         try:
             self._handle(event)
         except RulesError as error:
             self.notice = str(error)
         except InvalidCard as error:
             self.notice = str(error)
+        finally:
+            self._event_cursor = None
 
     def _handle(self, event: Event) -> None:
         match event:
@@ -450,7 +473,7 @@ class Table:
     def _do_in_group(self, action: Action) -> None:
         """An automatic action joins the group of the event that caused it (one undo takes both back)."""
         self.game.verify(action)
-        self.journal.append(self.match_id, {**action_to_dict(action), _GROUP: self._group})
+        self.journal.append(self.match_id, self._row(action))
         self.game.apply(action)
         self._sync_record()
 

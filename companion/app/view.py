@@ -17,7 +17,7 @@ from companion.rules.game import Counting, Deal, Game, NextGame, Phase, Snapshot
 if TYPE_CHECKING:
     from companion.app.table import Table
 
-__all__ = ["board_state", "build_view", "deal_rows"]
+__all__ = ["board_state", "build_view", "deal_rows", "layout_dict"]
 
 _PHASE_WORDS = {
     Phase.CUT_FOR_DEAL: "cut for the deal",
@@ -28,6 +28,23 @@ _PHASE_WORDS = {
     Phase.SHOW: "the show",
     Phase.GAME_OVER: "game over",
 }
+
+
+def layout_dict() -> dict[str, Any] | None:
+    """The board's layout (holes and start holes in mm) for the scoreboard's drawing; None if unreadable."""
+    from companion.board.layout import LayoutError, default_layout
+
+    try:
+        layout = default_layout()
+    except (OSError, LayoutError):
+        return None
+    return {
+        "size_mm": list(layout.size_mm),
+        "holes": [{"track": h.track, "hole": h.hole, "x_mm": h.x_mm, "y_mm": h.y_mm} for h in layout.holes],
+        "start_holes": [
+            {"track": s.track, "peg": s.peg, "x_mm": s.x_mm, "y_mm": s.y_mm} for s in layout.start_holes
+        ],
+    }
 
 
 def board_state(

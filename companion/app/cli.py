@@ -1,0 +1,244 @@
+"""``crib play``: the companion at the table -- or, with no camera, a replay of a recorded game.
+
+With no camera (the default on a laptop) it replays the recording of a whole game bundled with the
+package (the cuts, the starter, every card laid, the crib turned up, and one misread taken back with
+undo) through the same table logic the camera feeds, against the virtual board; it serves the
+scoreboard and prints the score after every deal.  On the Pi::
+
+    crib play --camera pi --board /dev/ttyUSB0 --gpio      # or: crib play --config /etc/crib/crib.toml
+
+Everything the game does is journalled in ``--db`` before it takes effect; started again after a power
+cut, ``crib play`` resumes the same game (and a replay resumes after the last card that took effect).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.app.config import TableConfig, load_config
+from companion.app.events import Event
+
+__all__ = ["register", "run_play"]
+
+_DEFAULT_DB = Path.home() / ".local" / "share" / "crib" / "crib.db"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``crib play``."""
+    play = subparsers.add_parser(
+        "play",
+        help="run the companion at the table (with no camera: replay a recorded game)",
+        description="Run the companion: follow the game from the camera, peg it on the board, serve the "
+        "scoreboard and keep every action in a database. With no --camera it replays a recorded game "
+        "(the bundled one unless --recording is given) against the virtual board.",
+    )
+    play.add_argument(
+        "--camera",
+        nargs="?",
+        const="pi",
+        metavar="SOURCE",
+        help="follow the table camera: 'pi' (default), camera:N, a video file or a folder of frames",
+    )
+    play.add_argument("--board", metavar="URL", help="the board's port: /dev/ttyUSB0, socket://..., a pty")
+    play.add_argument("--gpio", action="store_true", help="read the knobs and buttons on the Pi's GPIO pins")
+    play.add_argument("--config", metavar="FILE", help="a TOML settings file (see companion/app/config.py)")
+    play.add_argument("--db", metavar="FILE", help="the game database (a replay without --db keeps nothing)")
+    play.add_argument("--host", help="address to serve the scoreboard on (default 0.0.0.0)")
+    play.add_argument("--port", type=int, help="port of the scoreboard (default 8121; 0: any free port)")
+    play.add_argument("--pin", help="the table's PIN for changes on the scoreboard (default: a random one)")
+    play.add_argument("--players", nargs=2, metavar="NAME", help="the two players' names")
+    play.add_argument("--mode", choices=("auto", "claims"), help="the companion counts, or players claim")
+    play.add_argument("--recording", metavar="FILE", help="replay this recording instead of the bundled one")
+    play.add_argument(
+        "--pace", type=float, metavar="SECONDS", help="pause between replayed events (default 0.02)"
+    )
+    play.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
+    play.add_argument("--once", action="store_true", help="stop when the replay (or the camera) ends")
+    play.add_argument("--json", action="store_true", help="print the deals and the result as JSON lines")
+    play.set_defaults(func=run_play)
+
+
+def _config(args: argparse.Namespace) -> TableConfig:
+    config = load_config(args.config)
+    return config.with_changes(
+        players=tuple(args.players) if args.players else None,
+        mode=args.mode,
+        pin=args.pin,
+        web_host=args.host,
+        web_port=args.port,
+        board_port=args.board,
+        camera=args.camera,
+    )
+
+
+class _Printer:
+    """Prints each deal's score as it completes, and the result."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.printed = 0
+        self.finished = False
+        self.lock = threading.Lock()
+
+    def __call__(self, table: Any, event: Event | None) -> None:
+        from companion.app.view import deal_rows
+        from companion.rules.game import Phase
+
+        game = table.game
+        rows = deal_rows(game)
+        over = game.phase is Phase.GAME_OVER
+        done = rows if over else rows[:-1]  # the last row is the deal in progress
+        names = table.players
+        with self.lock:
+            if table.notice and not self.as_json:
+                print(f"  {table.notice}", flush=True)
+            if len(done) < self.printed:  # an undo took a deal back
+                self.printed = len(done)
+            for row in done[self.printed :]:
+                self._deal(row, names)
+            self.printed = len(done)
+            if over and not self.finished:
+                self.finished = True
+                self._result(game, names)
+            elif not over:
+                self.finished = False
+
+    def _deal(self, row: dict[str, Any], names: tuple[str, ...]) -> None:
+        if self.as_json:
+            keys = ("deal", "dealer", "points", "scores")
+            print(json.dumps({key: row[key] for key in keys}), flush=True)
+            return
+        dealer = "" if row["dealer"] is None else f" ({names[row['dealer']]} deals)"
+        pairs = zip(row["points"], row["scores"], strict=True)
+        parts = [f"{names[i]} +{points} = {score}" for i, (points, score) in enumerate(pairs)]
+        print(f"deal {row['deal']:>2}{dealer}: " + ", ".join(parts), flush=True)
+
+    def _result(self, game: Any, names: tuple[str, ...]) -> None:
+        snapshot = game.snapshot()
+        winner = snapshot.winner
+        scores = list(snapshot.scores)
+        if self.as_json:
+            print(json.dumps({"winner": winner, "scores": scores, "skunk": snapshot.skunk}), flush=True)
+            return
+        loser = max(s for i, s in enumerate(scores) if i != winner)
+        skunk = {"skunk": " -- a skunk", "double-skunk": " -- a double skunk"}.get(snapshot.skunk or "", "")
+        print(f"{names[winner]} wins {scores[winner]} to {loser}{skunk}", flush=True)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Start the companion and run until the replay ends (``--once``) or Ctrl-C."""
+    started = time.perf_counter()
+    config = _config(args)
+    from companion.app.loop import GameLoop
+    from companion.app.store import Journal
+    from companion.app.table import Table
+    from companion.board.link import VIRTUAL_URL, BoardLink
+    from companion.web.hub import ScoreboardHub
+
+    replaying = config.camera is None
+    if args.db:
+        db_path = Path(args.db)
+    elif replaying:
+        db_path = Path(":memory:")
+    else:
+        db_path = Path(config.db_path) if config.db_path != "crib.db" else _DEFAULT_DB
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    recording = None
+    if replaying:
+        from companion.app.simulate import DEMO_PATH, Recording
+
+        recording = Recording.load(args.recording or DEMO_PATH)
+        config = config.with_changes(mode=recording.mode)
+    journal = Journal(db_path)
+    table = Table(journal, config)
+    hub = ScoreboardHub()
+    link = BoardLink(config.board_port or VIRTUAL_URL, heartbeat=1.0 if config.board_port else None)
+    loop = GameLoop(table, board=link, hub=hub, brightness=config.brightness)
+    printer = _Printer(args.json)
+    loop.listeners.append(printer)
+    server = None
+    controls = None
+    camera = None
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        if not args.no_serve:
+            server = _serve(hub, loop, config, journal)
+        if args.gpio:
+            from companion.controls import TableControls
+
+            controls = TableControls(loop.post, config.gpio)
+        loop.start()
+        if table.resumed:
+            _say(args, f"resumed the game in {db_path}: {table.game.waiting_for()}")
+        ready = time.perf_counter() - started
+        where = f"; scoreboard at {server.url} (PIN {config.pin})" if server else ""
+        _say(args, f"ready in {ready * 1000:.0f} ms{where}")
+        if recording is not None:
+            source = "the bundled recording" if not args.recording else args.recording
+            counting = "counted by the companion" if recording.mode == "auto" else "players claiming"
+            _say(args, f"replaying {source} ({counting}) as table events, not camera frames")
+            _replay(loop, recording, table.cursor + 1, args.pace if args.pace is not None else 0.02, stop)
+        else:
+            from companion.app.camera import CameraFeed
+
+            assert config.camera is not None
+            camera = CameraFeed(config.camera, loop.post)
+            camera.start()
+            while camera.running and not stop.is_set():
+                stop.wait(0.2)
+            if camera.error:
+                print(f"crib: {camera.error}", file=sys.stderr)
+        loop.wait_idle(30)
+        if not args.once and server is not None and not stop.is_set():
+            _say(args, f"the scoreboard stays up at {server.url}; Ctrl-C to stop")
+            while not stop.is_set():
+                stop.wait(0.5)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if camera is not None:
+            camera.stop()
+        loop.stop()
+        if controls is not None:
+            controls.close()
+        if server is not None:
+            server.stop()
+        link.close()
+        journal.close()
+    return 0
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    if not args.json:
+        print(text, flush=True)
+
+
+def _replay(loop: Any, recording: Any, start: int, pace: float, stop: threading.Event) -> None:
+    """Feed the recording's events from ``start`` to the loop, waiting for each to take effect."""
+    for index in range(start, len(recording.events)):
+        if stop.is_set():
+            return
+        event = recording.events[index]
+        loop.post_at(event, index)
+        loop.wait_idle(30)
+        if pace > 0:
+            time.sleep(pace)
+
+
+def _serve(hub: Any, loop: Any, config: TableConfig, journal: Any) -> Any:
+    from companion.app.view import layout_dict
+    from companion.web.app import create_app
+    from companion.web.server import ScoreboardServer
+
+    def stats() -> dict[str, Any]:
+        return {"players": [s.to_dict() for s in journal.statistics()], "games": journal.history()}
+
+    app = create_app(hub, loop.post, config.pin, layout=layout_dict(), stats=stats)
+    return ScoreboardServer(app, host=config.web_host, port=config.web_port)
