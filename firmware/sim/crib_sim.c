@@ -32,7 +32,7 @@
  *   {"event":"frame","n":K,"us":..,"leds":N,"bits":B,"rgb":"RRGGBB..."}  a latched frame, chain order
  *   {"event":"violation","kind":"high|low|gap|latch|partial","ns":..,"frame":K,"bit":i,"us":..}
  *   {"event":"lost","total":T,"byte":V,"us":..}    a received byte the real chip would have lost
- *   {"event":"rx","total":T}                       (with --verbose) bytes delivered to the UART
+ *   {"event":"sof","us":..} / {"event":"eol","us":..}  an '@' / a '\n' delivered to the UART
  *   {"event":"exit","reason":"..."}
  *
  * Usage: crib-sim [--feed wire|fifo] [--baud N] [--pin D6] [--boot-ms N] [--no-reset-on-open]
@@ -267,6 +267,11 @@ static void deliver(uint8_t byte)
         return;
     }
     avr_raise_irq(in, byte);
+    /* frame marks, so a benchmark can time a request on the simulated clock */
+    if (byte == '@')
+        emit("{\"event\":\"sof\",\"us\":%.1f}", now_us());
+    else if (byte == '\n')
+        emit("{\"event\":\"eol\",\"us\":%.1f}", now_us());
 }
 
 static avr_cycle_count_t wire_timer(avr_t *a, avr_cycle_count_t when, void *param)
