@@ -41,7 +41,9 @@ def result(output: str) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(("seed", "mode"), [(11, "auto"), (6, "claims")])
-def test_killed_at_random_points_and_restarted_it_finishes_the_same(tmp_path: Path, seed: int, mode: str) -> None:
+def test_killed_at_random_points_and_restarted_it_finishes_the_same(
+    tmp_path: Path, seed: int, mode: str
+) -> None:
     recording = script_game(seed, mode=mode)
     path = tmp_path / "game.json"
     recording.save(path)
