@@ -134,6 +134,7 @@ class BoardLink:
         self._wanted: BoardState | None = None  # the last state asked for: what a restore sends
         self._shown: BoardState | None = None  # the last state the board acknowledged
         self._ever_connected = False
+        self._offline_since: float | None = None  # when the board went away and stayed away
         self._state_lost = False  # the board restarted since it last acknowledged a STATE
         self._closed = False
         self._stop = threading.Event()
@@ -149,6 +150,11 @@ class BoardLink:
     def port(self) -> Any:
         """The open pyserial port, or None (for a ``virtual://`` port, ``port.board`` is the board)."""
         return self._port
+
+    @property
+    def offline(self) -> bool:
+        """True while a board that was connected stays away (calls fail fast; the heartbeat looks for it)."""
+        return self._offline_since is not None
 
     @property
     def shown(self) -> BoardState | None:
@@ -254,27 +260,41 @@ class BoardLink:
 
         On the first connection a port that cannot be opened fails at once (a wrong path is a mistake to
         report, not to wait out).  Once the board has been seen, the port is retried for
-        ``reconnect_timeout`` seconds, as a cable plugged back in takes a moment to re-enumerate.
+        ``reconnect_timeout`` seconds, as a cable plugged back in takes a moment to re-enumerate.  If the
+        board stays away longer the link is *offline*: each later call tries the port once and fails at
+        once, so the game is not held up, while the heartbeat keeps looking for the board in the
+        background and restores the state when it is back.
         """
-        deadline = time.monotonic() + (0.0 if first else self.reconnect_timeout)
-        while True:
-            try:
-                self._open_port()
-                break
-            except BoardError:
-                if time.monotonic() >= deadline:
-                    raise
-                time.sleep(0.1)
+        patient = not first and self._offline_since is None
+        deadline = time.monotonic() + (self.reconnect_timeout if patient else 0.0)
         try:
-            self._handshake()
+            while True:
+                try:
+                    self._open_port()
+                    break
+                except BoardError:
+                    if time.monotonic() >= deadline:
+                        raise
+                    time.sleep(0.1)
+            try:
+                self._handshake()
+            except OSError as error:
+                self._drop_port()
+                if isinstance(error, BoardError):
+                    raise
+                raise BoardError(
+                    f"the board at {self.url} went away during the handshake: {_sentence(error)}"
+                ) from None
         except BoardError:
-            self._drop_port()
+            if self._ever_connected and self._offline_since is None:
+                self._offline_since = time.monotonic()
+                log.warning(
+                    "the board at %s is offline; the state will be restored when it is back", self.url
+                )
             raise
-        except OSError as error:
-            self._drop_port()
-            raise BoardError(
-                f"the board at {self.url} went away during the handshake: {_sentence(error)}"
-            ) from None
+        if self._offline_since is not None:
+            log.info("the board at %s is back after %.1f s", self.url, time.monotonic() - self._offline_since)
+        self._offline_since = None
         self._ever_connected = True
         self.stats.connects += 1
         self._start_watcher()
@@ -443,7 +463,13 @@ class BoardLink:
                         log.info("the board shows %s instead of %s; restoring", reported, self._wanted)
                         self._restore()
                 except (OSError, ValueError) as error:
-                    log.warning("board heartbeat: %s", _sentence(error))
+                    # While offline every beat fails the same way; say it once (on going offline), not
+                    # once a second.
+                    log.log(
+                        logging.DEBUG if self.offline else logging.WARNING,
+                        "board heartbeat: %s",
+                        _sentence(error),
+                    )
 
 
 def _same(reported: BoardState, wanted: BoardState) -> bool:

@@ -307,6 +307,28 @@ def test_unplugged_and_plugged_back_the_state_is_restored(board: VirtualBoard) -
         assert board.state == NEXT
 
 
+def test_a_board_away_for_long_fails_fast_and_is_restored_when_back(board: VirtualBoard) -> None:
+    third = BoardState.playing((51, 60), (88, 90))
+    with BoardLink(_url(board), **{**FAST, "reconnect_timeout": 0.4, "heartbeat": 0.05}) as link:
+        link.show(STATE)
+        board.unplug()
+        started = time.monotonic()
+        with pytest.raises(BoardError, match="unplugged"):
+            link.show(NEXT)
+        assert 0.4 <= time.monotonic() - started < 1.5  # waited for the cable to come back, then gave up
+        assert link.offline
+        started = time.monotonic()
+        with pytest.raises(BoardError):
+            link.show(third)
+        assert time.monotonic() - started < 0.3  # offline: the game is not held up again
+        board.plug()
+        deadline = time.monotonic() + 3
+        while board.state != third and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert board.state == third  # the heartbeat found it and put the last state back
+        assert not link.offline
+
+
 def test_the_heartbeat_restores_a_board_that_reset(board: VirtualBoard) -> None:
     with BoardLink(_url(board), **{**FAST, "heartbeat": 0.05}) as link:
         link.show(STATE)
