@@ -1,0 +1,148 @@
+"""The scoreboard in a real browser, served beside a real game loop: it shows what the game holds, and
+the PIN guards every change the page can make to the game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from companion.app.config import TableConfig
+from companion.app.events import CardLanded
+from companion.app.loop import GameLoop
+from companion.app.simulate import script_game
+from companion.app.store import Journal
+from companion.app.table import Table
+from companion.app.view import layout_dict
+from companion.cards import Card
+from companion.web.app import create_app
+from companion.web.hub import ScoreboardHub
+from companion.web.server import ScoreboardServer
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PIN = "7315"
+SUIT = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def shown(card: Card | str) -> str:
+    text = str(card)
+    return text[:-1] + SUIT[text[-1]]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[tuple[GameLoop, ScoreboardServer]]:
+    config = TableConfig(players=("Ann", "Bob"), games_to_win=1, pin=PIN)
+    journal = Journal(tmp_path / "t.db")
+    hub = ScoreboardHub()
+    loop = GameLoop(Table(journal, config), hub=hub)
+    app = create_app(hub, loop.post, PIN, layout=layout_dict())
+    server = ScoreboardServer(app, host="127.0.0.1", port=0)
+    loop.start()
+    try:
+        yield loop, server
+    finally:
+        loop.stop()
+        server.stop()
+        journal.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def play_until_the_play(loop: GameLoop, minimum_laid: int) -> None:
+    """Feed a scripted game until at least ``minimum_laid`` cards are on the table in the play."""
+    for event in script_game(9).events:
+        loop.post(event)
+        assert loop.wait_idle()
+        snapshot = loop.table.game.snapshot()
+        if snapshot.phase.value == "play" and len(snapshot.count_cards) >= minimum_laid:
+            return
+    raise AssertionError("the scripted game never reached the play")
+
+
+def test_the_page_shows_the_game_as_the_engine_holds_it(
+    game: tuple[GameLoop, ScoreboardServer], page: Page
+) -> None:
+    loop, server = game
+    play_until_the_play(loop, 2)
+    page.goto(server.url)
+    snapshot = loop.table.game.snapshot()
+    for side in (0, 1):
+        expect(page.get_by_test_id(f"score-{side}")).to_have_text(str(snapshot.scores[side]))
+        forward = page.locator(f'#pegs circle[data-track="{side}"][data-peg="forward"]')
+        expect(forward).to_have_attribute("data-score", str(snapshot.pegs[side].forward))
+    expect(page.get_by_test_id("count")).to_have_text(str(snapshot.count))
+    assert snapshot.starter is not None
+    expect(page.get_by_test_id("starter")).to_have_text(shown(snapshot.starter))
+    run = [shown(card) for _, card in snapshot.count_cards]
+    expect(page.get_by_test_id("run").locator(".card")).to_have_text(run)
+    expect(page.get_by_test_id("name-0")).to_have_text("Ann")
+    # The next card laid at the table appears without reloading the page.
+    before = len(snapshot.count_cards)
+    play_until_the_play(loop, before + 1)
+    after = loop.table.game.snapshot()
+    expect(page.get_by_test_id("count")).to_have_text(str(after.count))
+    expect(page.get_by_test_id("run").locator(".card")).to_have_count(len(after.count_cards))
+
+
+def test_undo_from_the_page_needs_the_pin(game: tuple[GameLoop, ScoreboardServer], page: Page) -> None:
+    loop, server = game
+    play_until_the_play(loop, 2)
+    before = loop.table.game.snapshot()
+    page.goto(server.url)
+    page.get_by_test_id("pin").fill("0000")
+    page.get_by_test_id("undo").click()
+    expect(page.get_by_test_id("reply")).to_contain_text("PIN")
+    assert loop.wait_idle() and loop.table.game.snapshot() == before
+    page.get_by_test_id("pin").fill(PIN)
+    page.get_by_test_id("undo").click()
+    expect(page.get_by_test_id("reply")).to_have_text("done")
+    expect(page.get_by_test_id("run").locator(".card")).to_have_count(len(before.count_cards) - 1)
+    assert loop.wait_idle() and loop.table.game.snapshot().serial < before.serial
+
+
+def test_a_card_the_camera_could_not_read_is_picked_on_the_page(
+    game: tuple[GameLoop, ScoreboardServer], page: Page
+) -> None:
+    loop, server = game
+    play_until_the_play(loop, 1)
+    laid = len(loop.table.game.snapshot().deal_cards)
+    turn = loop.table.game.turn()
+    page.goto(server.url)
+    loop.post(CardLanded("unknown", f"player{turn}"))
+    expect(page.get_by_test_id("correction")).to_be_visible()
+    expect(page.get_by_test_id("correction-message")).to_contain_text("could not read")
+    choice = loop.table.correction.choices[0] if loop.table.correction else ""
+    page.get_by_test_id(f"choice-{choice}").click()  # no PIN given yet: refused
+    expect(page.get_by_test_id("reply")).to_contain_text("PIN")
+    assert len(loop.table.game.snapshot().deal_cards) == laid
+    page.get_by_test_id("pin").fill(PIN)
+    page.get_by_test_id(f"choice-{choice}").click()
+    expect(page.get_by_test_id("correction")).to_be_hidden()
+    assert loop.wait_idle()
+    assert loop.table.game.snapshot().deal_cards[-1] == (turn, Card.parse(choice))
