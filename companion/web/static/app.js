@@ -81,7 +81,7 @@ function drawPegs() {
       const p = score === 0 ? startPoint(track, kind) : holePoint(track, score);
       if (!p) return;
       const c = document.createElementNS(SVG, "circle");
-      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", 2.8);
+      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", 3.2);
       c.setAttribute("fill", colours[track]);
       c.setAttribute("class", "peg " + kind);
       c.dataset.track = track; c.dataset.peg = kind; c.dataset.score = score;
@@ -93,7 +93,7 @@ function drawPegs() {
     const p = holePoint(t.player, Math.min(121, t.score));
     if (p) {
       const c = document.createElementNS(SVG, "circle");
-      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", 2.8);
+      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", 3.2);
       c.setAttribute("fill", colours[t.player]);
       c.setAttribute("class", "peg tentative");
       c.dataset.track = t.player; c.dataset.peg = "tentative"; c.dataset.score = t.score;
@@ -115,7 +115,11 @@ function render(v) {
   }
   tid("phase").textContent = v.phase_text || v.phase || "";
   tid("count").textContent = v.count ?? 0;
-  showCards(tid("run"), (v.run || []).map((r) => r.card), (v.run || []).map((r) => r.player));
+  // In the play: the cards of the current count. In the show: every card laid, which are the hands.
+  const showing = v.phase === "show" || v.phase === "game-over";
+  const cards = showing && !(v.run || []).length ? (v.laid || []) : (v.run || []);
+  tid("run-label").textContent = showing ? "the hands" : "on the table";
+  showCards(tid("run"), cards.map((r) => r.card), cards.map((r) => r.player));
   showCards(tid("starter"), v.starter ? [v.starter] : []);
   showCards(tid("crib"), v.crib || []);
   tid("crib-owner").textContent = v.dealer === null || v.dealer === undefined ? "dealer" : names[v.dealer];
