@@ -227,7 +227,7 @@ static void check_reply(const char *r, uint8_t n)
         fail("reply is neither OK nor NAK", copy);
 }
 
-static uint64_t frames_seen, oks, naks, states_drawn;
+static uint64_t frames_seen, oks, naks, states_drawn, k_global;
 
 static void check_draw(const board_state_t *s)
 {
@@ -236,8 +236,13 @@ static void check_draw(const board_state_t *s)
     uint32_t sum = 0;
     if (!grb)
         fail("malloc", "out of memory");
-    board_render(s, step, grb);
-    est = board_cap(grb, BOARD_LEDS, BOARD_CAP_MA);
+    uint16_t lit = board_render(s, step, grb), nonzero = 0;
+    for (i = 0; i < BOARD_LEDS; i++)
+        nonzero = (uint16_t)(nonzero + (grb[3 * i] || grb[3 * i + 1] || grb[3 * i + 2]));
+    if (nonzero > lit)
+        fail("render", "more LEDs lit than it says it drew");
+    /* half the time without the hint, so the full scan and scaling are always exercised too */
+    est = board_cap(grb, BOARD_LEDS, BOARD_CAP_MA, (k_global & 1u) ? lit : BOARD_LEDS);
     for (i = 0; i < BOARD_FRAME_BYTES; i++)
         sum += grb[i];
     /* the cap: LEDs x 1 mA + 20 mA x channel / 255 must not exceed it */
@@ -299,6 +304,7 @@ int main(int argc, char **argv)
     for (k = 0; k < inputs; k++) {
         size_t n, i;
         uint32_t kind = below(10);
+        k_global = k;
         if (kind < 2) { /* random bytes, biased towards the framing characters */
             n = below(MAX_INPUT);
             for (i = 0; i < n; i++)

@@ -29,7 +29,8 @@
  *   {"event":"open","us":..}                       the host opened the port
  *   {"event":"start","reason":"power|open|signal","us":..}   the chip (re)starts
  *   {"event":"close","us":..}                      the host closed the port
- *   {"event":"frame","n":K,"us":..,"leds":N,"bits":B,"rgb":"RRGGBB..."}  a latched frame, chain order
+ *   {"event":"frame","n":K,"us":..,"start_us":..,"leds":N,"bits":B,"rgb":"RRGGBB..."}
+ *                                                  a latched frame (chain order), its first edge at start_us
  *   {"event":"violation","kind":"high|low|gap|latch|partial","ns":..,"frame":K,"bit":i,"us":..}
  *   {"event":"lost","total":T,"byte":V,"us":..}    a received byte the real chip would have lost
  *   {"event":"sof","us":..} / {"event":"eol","us":..}  an '@' / a '\n' delivered to the UART
@@ -127,7 +128,7 @@ static struct {
     int level;
     int in_frame;
     int seen_frame;
-    avr_cycle_count_t last_rise, last_fall;
+    avr_cycle_count_t last_rise, last_fall, frame_start;
     uint32_t nbits;
     uint8_t bytes[MAX_BITS / 8];
     uint64_t frames;
@@ -158,8 +159,10 @@ static void emit_frame(void)
         }
     }
     hex[k] = 0;
-    emit("{\"event\":\"frame\",\"n\":%llu,\"us\":%.1f,\"leds\":%u,\"bits\":%u,\"rgb\":\"%s\"}",
-         (unsigned long long)ws.frames, now_us(), leds, ws.nbits, hex);
+    emit("{\"event\":\"frame\",\"n\":%llu,\"us\":%.1f,\"start_us\":%.1f,\"leds\":%u,\"bits\":%u,"
+         "\"rgb\":\"%s\"}",
+         (unsigned long long)ws.frames, now_us(), (double)ws.frame_start * 1e6 / (double)freq, leds, ws.nbits,
+         hex);
 }
 
 static avr_cycle_count_t latch_timer(avr_t *a, avr_cycle_count_t when, void *param)
@@ -195,6 +198,7 @@ static void on_pin(struct avr_irq_t *irq, uint32_t value, void *param)
             if (ws.seen_frame && cycles_to_ns(now - ws.last_fall) < TRESET_NEW)
                 violation("latch", cycles_to_ns(now - ws.last_fall));
             ws.in_frame = 1;
+            ws.frame_start = now;
             ws.nbits = 0;
             memset(ws.bytes, 0, sizeof ws.bytes);
         }

@@ -61,9 +61,12 @@ uint8_t board_advance(board_state_t *s, uint16_t *step)
     return 0;
 }
 
+static uint16_t drawn; /* LEDs written by the current board_render, for board_cap's quick bound */
+
 static void put(uint8_t *grb, uint16_t led, const uint8_t rgb[3], uint8_t k)
 {
     uint8_t *p = grb + 3u * led;
+    drawn++;
     p[0] = board_level(rgb[1], k);
     p[1] = board_level(rgb[0], k);
     p[2] = board_level(rgb[2], k);
@@ -110,10 +113,11 @@ static void draw_win(const board_state_t *s, uint16_t step, uint8_t *grb)
     }
 }
 
-void board_render(const board_state_t *s, uint16_t step, uint8_t *grb)
+uint16_t board_render(const board_state_t *s, uint16_t step, uint8_t *grb)
 {
     static const uint8_t white[3] = { 0xFF, 0xFF, 0xFF };
     uint8_t t;
+    drawn = 0;
     memset(grb, 0, BOARD_FRAME_BYTES);
     switch (s->mode) {
     case MODE_IDLE:
@@ -137,12 +141,16 @@ void board_render(const board_state_t *s, uint16_t step, uint8_t *grb)
             put(grb, layout_led(s->tent_track, s->tent_hole), s->track[s->tent_track].rgb, s->brightness);
         break;
     }
+    return drawn;
 }
 
-uint16_t board_cap(uint8_t *grb, uint16_t leds, uint16_t cap_ma)
+uint16_t board_cap(uint8_t *grb, uint16_t leds, uint16_t cap_ma, uint16_t lit)
 {
     uint32_t sum = 0, avail;
     uint16_t i, bytes = (uint16_t)(leds * 3u);
+    /* quick bound: every lit LED at full white (60 mA); the usual game frame stops here */
+    if (lit <= leds && (uint32_t)leds + 60u * lit <= cap_ma)
+        return (uint16_t)(leds + 60u * lit);
     for (i = 0; i < bytes; i++)
         sum += grb[i];
     if (cap_ma <= leds) {

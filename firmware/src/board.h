@@ -50,14 +50,19 @@ uint16_t board_period_ms(const board_state_t *s);
  */
 uint8_t board_advance(board_state_t *s, uint16_t *step);
 
-/* Draw the state at animation step `step` into grb[BOARD_FRAME_BYTES] (chain order, G R B per LED). */
-void board_render(const board_state_t *s, uint16_t step, uint8_t *grb);
+/*
+ * Draw the state at animation step `step` into grb[BOARD_FRAME_BYTES] (chain order, G R B per LED).
+ * Returns how many LEDs it wrote (every other LED is dark), a bound board_cap can use.
+ */
+uint16_t board_render(const board_state_t *s, uint16_t step, uint8_t *grb);
 
 /*
  * Scale the frame down, if needed, so its estimated current (1 mA per LED plus 20 mA x channel/255
- * per channel) fits cap_ma. Returns the estimate, in mA, of the frame as it will be sent.
+ * per channel) fits cap_ma. `lit` bounds how many LEDs are not dark (board_render's result; pass
+ * `leds` if unknown): when even that many LEDs at full white fit, the frame is left as it is without
+ * scanning it. Returns an upper bound, in mA, of the frame's estimate as it will be sent.
  */
-uint16_t board_cap(uint8_t *grb, uint16_t leds, uint16_t cap_ma);
+uint16_t board_cap(uint8_t *grb, uint16_t leds, uint16_t cap_ma, uint16_t lit);
 
 /* A channel value at brightness level k (0..255): round(c * k / 255). */
 uint8_t board_level(uint8_t c, uint8_t k);

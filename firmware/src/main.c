@@ -124,8 +124,8 @@ static void tx_start(uint8_t n)
 
 static void show(uint16_t step)
 {
-    board_render(&state, step, pixels);
-    board_cap(pixels, BOARD_LEDS, BOARD_CAP_MA);
+    uint16_t lit = board_render(&state, step, pixels);
+    board_cap(pixels, BOARD_LEDS, BOARD_CAP_MA, lit);
     ws2812_send(pixels, BOARD_FRAME_BYTES);
     cli();
     ms_now = (uint16_t)(ms_now + FRAME_MS);
