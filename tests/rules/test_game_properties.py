@@ -130,3 +130,12 @@ def test_a_thousand_seeded_games_of_every_variant_finish() -> None:
                 game = random_game(rng, Settings(variant=variant, counting=counting, muggins_in_play=True))
                 assert game.over and game.phase is Phase.GAME_OVER
                 assert max(game.scores) == game.target
+
+
+def test_the_simulator_deals_only_from_the_injected_random_source() -> None:
+    random.seed(1)
+    first = random_game(random.Random(99))
+    random.seed(2)  # the global source must not matter
+    second = random_game(random.Random(99))
+    assert first.actions == second.actions
+    assert random_game(random.Random(100)).actions != first.actions
