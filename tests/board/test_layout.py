@@ -127,3 +127,41 @@ def test_generator_reproduces_the_committed_file(tmp_path: Path) -> None:
     out = tmp_path / "layout.json"
     assert generator.main(["make_layout.py", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == committed
+
+
+# --- the companion's reader ---------------------------------------------------------------------------
+
+
+def test_the_reader_loads_the_layout_and_looks_holes_up_both_ways() -> None:
+    from companion.board.layout import Layout
+
+    board = Layout.load()
+    assert (board.tracks, board.holes_per_track, board.led_count) == (2, 121, 242)
+    assert board.size_mm == (90.0, 500.0)
+    for hole in board.holes:
+        assert board.at_led(hole.led) == hole
+        assert board.hole(hole.track, hole.hole) == hole
+    with pytest.raises(LookupError, match="no hole 122 on track 0"):
+        board.hole(0, 122)
+    with pytest.raises(LookupError, match="no LED 242"):
+        board.at_led(242)
+
+
+def test_the_reader_refuses_an_inconsistent_layout(tmp_path: Path, layout: dict[str, Any]) -> None:
+    from companion.board.layout import Layout, LayoutError
+
+    twice = json.loads(json.dumps(layout))
+    twice["holes"][1]["led"] = twice["holes"][0]["led"]
+    missing = json.loads(json.dumps(layout))
+    del missing["holes"][5]
+    for broken, message in ((twice, "each LED"), (missing, "every hole")):
+        path = tmp_path / "layout.json"
+        path.write_text(json.dumps(broken), encoding="utf-8")
+        with pytest.raises(LayoutError, match=message):
+            Layout.load(path)
+    (tmp_path / "bad.json").write_text("{", encoding="utf-8")
+    with pytest.raises(LayoutError, match="not valid JSON"):
+        Layout.load(tmp_path / "bad.json")
+    (tmp_path / "short.json").write_text('{"version": 1}', encoding="utf-8")
+    with pytest.raises(LayoutError, match="name"):
+        Layout.load(tmp_path / "short.json")

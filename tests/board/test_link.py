@@ -154,6 +154,19 @@ def test_a_stale_reply_is_discarded(peer: Any, pool: ThreadPoolExecutor) -> None
     link.close()
 
 
+def test_noise_from_the_board_around_a_reply_is_skipped(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    peer.handshake()
+    request = peer.expect("STATE")
+    peer.send(b"\x00\xff garbage \r\n@3")  # line noise, and a frame cut short by the next '@'
+    peer.send(Frame(request.seq, "OK").encode().replace(b"OK", b"O\rK"))
+    done.result(timeout=5)
+    assert (link.stats.timeouts, link.stats.requests) == (0, 2)
+    peer.assert_quiet()
+    link.close()
+
+
 def test_giving_up_reopens_the_port_once_then_raises(peer: Any, pool: ThreadPoolExecutor) -> None:
     link = BoardLink(peer.url, **{**FAST, "attempts": 2, "reply_timeout": 0.05})
     done = _later(pool, link.show, STATE)

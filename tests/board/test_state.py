@@ -133,3 +133,12 @@ def test_colour_text_form() -> None:
     assert str(colour) == "00C0FF"
     assert eval(repr(colour), {"Colour": Colour}) == colour
     assert colour.scaled(64, 255) == Colour(0, 48, 64)
+
+
+def test_the_docstring_examples_run() -> None:
+    import doctest
+
+    import companion.board.state
+
+    failures, tried = doctest.testmod(companion.board.state)
+    assert (failures, tried > 0) == (0, True)

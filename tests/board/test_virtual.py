@@ -260,3 +260,34 @@ def test_an_unplugged_board_fails_the_open_port_and_cannot_be_opened() -> None:
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(serial.SerialException, match="unknown option"):
         serial.serial_for_url("virtual://x?speed=9")
+
+
+# --- fuzzing the board's side ------------------------------------------------------------------------
+
+requests = st.sampled_from(
+    [
+        Frame(1, "HELLO").encode(),
+        Frame(2, "STATE", BoardState.playing((37, 45), (80, 88)).to_command()).encode(),
+        Frame(3, "GET").encode(),
+        Frame(4, "PING").encode(),
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(requests, st.binary(max_size=40)), max_size=12), st.data())
+def test_any_byte_stream_gets_only_well_formed_replies(chunks: list[bytes], data: st.DataObject) -> None:
+    board = VirtualBoard()
+    stream = bytearray(b"".join(chunks))
+    for _ in range(data.draw(st.integers(0, 4), label="mutations")):
+        if stream:
+            stream[data.draw(st.integers(0, len(stream) - 1))] = data.draw(st.integers(0, 255))
+    replies = FrameDecoder().feed(board.receive(bytes(stream)))
+    assert all(isinstance(reply, Frame) and reply.command in ("OK", "NAK") for reply in replies)
+    assert len(replies) == len(board.received)  # one answer for every frame, none for the noise between
+    expected = BoardState()
+    for request, reply in zip(board.received, replies, strict=True):
+        assert reply.seq == request.seq
+        if isinstance(request, Frame) and request.command == "STATE" and reply.is_ok:
+            expected = BoardState.from_command(request.args)
+    assert board.state == expected  # the board shows the last state it acknowledged, and only that
