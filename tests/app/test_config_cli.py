@@ -1,0 +1,95 @@
+"""Settings files and the ``crib play`` command as a user meets them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.app.config import TableConfig, config_from_mapping, load_config
+from companion.app.simulate import DEMO_PATH, Recording
+from companion.controls import PlayerPins
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_example_config_shipped_for_the_pi_loads() -> None:
+    config = load_config(REPO / "deploy" / "crib.toml")
+    assert config.players == ("North", "South")
+    assert config.board_port == "/dev/ttyUSB0" and config.camera == "pi"
+    assert config.db_path == "/var/lib/crib/crib.db"
+    assert config.gpio.players[1] == PlayerPins(23, 24, 25, 5)
+
+
+def test_the_service_runs_crib_play_with_that_config() -> None:
+    unit = (REPO / "deploy" / "crib-companion.service").read_text()
+    assert "ExecStart=/opt/crib/.venv/bin/crib play --config /etc/crib/crib.toml --gpio" in unit
+    assert "Restart=always" in unit and "StateDirectory=crib" in unit
+
+
+def test_no_file_means_every_default_and_a_random_pin() -> None:
+    config = load_config(None)
+    assert config.mode == "auto" and config.pin.isdigit() and len(config.pin) == 4
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"tabel": {}}, "no section \\[tabel\\]"),
+        ({"table": {"mode": "fast"}}, "mode 'fast'"),
+        ({"table": {"players": ["Ann"]}}, "two names"),
+        ({"table": {"players": ["Ann", "Ann"]}}, "different names"),
+        ({"table": {"pin": "12"}}, "4 to 8 digits"),
+        ({"web": {"port": "80"}}, "wrong type"),
+        ({"board": {"colour": 1}}, "no setting 'colour'"),
+        ({"table": {"variant": "three-player"}}, "two-track board"),
+    ],
+)
+def test_a_bad_setting_is_named_in_one_sentence(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        config_from_mapping(data)
+
+
+def crib(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+
+
+def test_crib_play_replays_the_bundled_game_and_prints_every_deal() -> None:
+    recording = Recording.load(DEMO_PATH)
+    done = crib("play", "--once", "--no-serve", "--pace", "0", "--json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    deals = [line for line in lines if "deal" in line]
+    assert [tuple(d["scores"]) for d in deals] == list(recording.deal_scores)
+    assert lines[-1] == {"winner": recording.winner, "scores": list(recording.final), "skunk": "skunk"}
+
+
+def test_crib_play_in_words() -> None:
+    done = crib("play", "--once", "--no-serve", "--pace", "0", "--players", "Ann", "Bob")
+    assert done.returncode == 0, done.stderr
+    assert "deal  1 (Ann deals): Ann +8 = 8, Bob +3 = 3" in done.stdout
+    assert "undone: " in done.stdout  # the recorded misread, taken back
+    assert done.stdout.rstrip().endswith("Ann wins 121 to 81 -- a skunk")
+
+
+def test_bad_input_to_crib_play_is_one_sentence_and_a_nonzero_exit(tmp_path: Path) -> None:
+    missing = crib("play", "--config", str(tmp_path / "none.toml"))
+    assert missing.returncode == 1
+    assert missing.stderr.strip() == f"crib: there is no config file {tmp_path}/none.toml"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table]\nmode = 'fast'\n")
+    wrong = crib("play", "--config", str(bad))
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr and "mode 'fast'" in wrong.stderr
+    junk = tmp_path / "junk.json"
+    junk.write_text("not json")
+    replay = crib("play", "--recording", str(junk), "--once", "--no-serve")
+    assert replay.returncode == 2 and "is not a recorded game" in replay.stderr
+
+
+def test_a_config_without_a_camera_is_a_replay() -> None:
+    assert TableConfig().camera is None
