@@ -7,7 +7,7 @@ import time
 import uuid
 from pathlib import Path
 
-from companion.app.events import CallMuggins, CardLanded
+from companion.app.events import CallMuggins, CardLanded, Claim
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.board.layout import default_layout
@@ -96,3 +96,54 @@ def test_a_card_landing_is_timed_from_its_frame_to_the_outputs() -> None:
     loop = GameLoop(table(), hub=ScoreboardHub())
     loop.step(CardLanded("Ah", "player0", at=time.monotonic()))
     assert len(loop.latencies) == 1 and 0 <= loop.latencies[0] < 5
+
+
+def test_the_knobs_dial_a_claim_that_blinks_on_the_board_and_the_press_pegs_it() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.controls import ControlPins, TableControls
+
+    recording = script_game(3, mode="claims", miss_rate=0.0)
+    name = f"knobs-{uuid.uuid4().hex}"
+    factory = MockFactory()
+    with BoardLink(f"virtual://{name}", heartbeat=None) as link:
+        loop = GameLoop(table(mode="claims", muggins_seconds=30), board=link)
+        loop.start()
+        try:
+            with TableControls(loop.post, ControlPins(bounce=None), pin_factory=factory):
+                # Up to the show: the first claim of a hand is made with the knob instead of the scoreboard.
+                events = iter(recording.events)
+                for event in events:
+                    if isinstance(event, Claim) and loop.table.game.phase is Phase.SHOW:
+                        break
+                    loop.post(event)
+                    assert loop.wait_idle()
+                assert isinstance(event, Claim)
+                player, points = event.player, event.points
+                score = loop.table.game.scores[player]
+                a, b, press = ((17, 18, 27), (23, 24, 25))[player]
+                for _ in range(points + 2):  # two past the count, then back two
+                    turn(factory, a, b, 1)
+                turn(factory, a, b, -2)
+                assert loop.wait_idle()
+                shown = VirtualBoard.named(name).state
+                assert points > 0
+                assert shown.tentative is not None and shown.tentative.hole == score + points
+                factory.pin(press).drive_low()
+                factory.pin(press).drive_high()
+                assert loop.wait_idle()
+                assert loop.table.game.scores[player] == score + points
+                assert VirtualBoard.named(name).state.tentative is None
+        finally:
+            loop.stop()
+            factory.reset()
+            factory.close()
+            VirtualBoard.forget(name)
+
+
+def turn(factory: object, a: int, b: int, clicks: int) -> None:
+    first, second = (a, b) if clicks > 0 else (b, a)
+    for _ in range(abs(clicks)):
+        for pin, level in ((first, 0), (second, 0), (first, 1), (second, 1)):
+            mock = factory.pin(pin)  # type: ignore[attr-defined]
+            mock.drive_low() if level == 0 else mock.drive_high()
