@@ -139,3 +139,33 @@ def test_the_simulator_deals_only_from_the_injected_random_source() -> None:
     second = random_game(random.Random(99))
     assert first.actions == second.actions
     assert random_game(random.Random(100)).actions != first.actions
+
+
+def test_the_dealer_always_pegs_in_the_two_player_play_unless_the_game_ends_first() -> None:
+    """A published fact (../shared/notes/scoring-facts.md), checked over 150 random six-card games."""
+    from companion.rules.game import TurnStarter
+
+    rng = random.Random(7)
+    deals = 0
+    for _ in range(150):
+        game = random_game(rng, Settings(match_games=1))
+        dealer, pegged, in_play = None, 0, False
+        replayed = Game(game.settings)
+        for op in game.log:
+            if isinstance(op.action, TurnStarter):
+                dealer, pegged, in_play = replayed.dealer, 0, True
+            replayed.apply(op.action)
+            if in_play:
+                pegged += sum(s.points for s in op.scores if s.reason == "play" and s.player == dealer)
+            if in_play and replayed.phase is not Phase.PLAY:
+                if replayed.phase is Phase.SHOW:  # the play ran to its end
+                    assert pegged >= 1, f"the dealer pegged nothing in a deal of {game.actions}"
+                    deals += 1
+                in_play = False
+    assert deals > 1000
+
+
+def test_the_most_one_card_can_peg_in_the_play_is_15() -> None:
+    from companion.rules.game import MAX_PLAY
+
+    assert MAX_PLAY == 15  # the published figure; a claim above it is refused
