@@ -564,6 +564,8 @@ class Snapshot:
     match_wins: tuple[int, ...]
     match_winner: int | None
     games: tuple[GameResult, ...]
+    #: Names of the actions the game accepts now ("play", "go", "claim", "muggins", ...).
+    expects: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (cards as canonical text, enums as their values)."""
@@ -600,6 +602,7 @@ class Snapshot:
             "match_wins": list(self.match_wins),
             "match_winner": self.match_winner,
             "games": [g.to_dict() for g in self.games],
+            "expects": list(self.expects),
         }
 
 
@@ -1551,6 +1554,32 @@ class Game:
         nxt = self._show_next()
         return None if nxt is None else nxt[0]
 
+    def expects(self) -> tuple[str, ...]:
+        """Names of the kinds of action the game accepts now (as in the notation: "play", "go", ...)."""
+        names: list[str] = []
+        if self.offer is not None:
+            names += ["muggins", "pass"]
+        if self.pending is not None:
+            names.append("claim")
+        phase = self.phase
+        if phase is Phase.CUT_FOR_DEAL:
+            names.append("cut")
+        elif phase is Phase.DEAL:
+            names.append("deal")
+            if self.variant.crib_from_pack and not self.deal_state.crib_dealt:
+                names.append("deal-crib")
+        elif phase is Phase.DISCARD:
+            names.append("discard")
+        elif phase is Phase.STARTER:
+            names.append("starter")
+        elif phase is Phase.PLAY:
+            names += ["play", "go"]
+        elif phase is Phase.SHOW:
+            names.append("count" if self.counting is Counting.AUTO else "claim")
+        elif self.match_winner is None:
+            names.append("next-game")
+        return tuple(dict.fromkeys(names))
+
     def waiting_for(self) -> str:
         """A sentence saying what the game waits for next."""
         if self.offer is not None:
@@ -1635,6 +1664,7 @@ class Game:
             match_wins=tuple(self.match_wins),
             match_winner=self.match_winner,
             games=tuple(self.games),
+            expects=self.expects(),
         )
 
 

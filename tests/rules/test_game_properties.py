@@ -169,3 +169,14 @@ def test_the_most_one_card_can_peg_in_the_play_is_15() -> None:
     from companion.rules.game import MAX_PLAY
 
     assert MAX_PLAY == 15  # the published figure; a claim above it is refused
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS)
+def test_every_action_taken_was_one_the_game_said_it_expected(seed: int, table: Settings) -> None:
+    game = play(seed, table)
+    replayed = Game(game.settings)
+    for action in game.actions:
+        assert action.name in replayed.expects() or action.name == "switch"
+        replayed.apply(action)
+    assert replayed.expects() == ()  # the match is over
