@@ -23,7 +23,7 @@ from companion.board.virtual import PtyServer, VirtualBoard
 T = TypeVar("T")
 STATE = BoardState.playing((37, 45), (80, 88))
 NEXT = BoardState.playing((45, 51), (80, 88))
-FAST = {"reply_timeout": 0.1, "connect_timeout": 2.0, "reconnect_timeout": 3.0, "heartbeat": None}
+FAST = {"reply_timeout": 0.2, "connect_timeout": 2.0, "reconnect_timeout": 3.0, "heartbeat": None}
 
 
 @pytest.fixture
@@ -128,11 +128,9 @@ def test_a_nak_means_send_again(peer: Any, pool: ThreadPoolExecutor, seq_of_nak:
     first = peer.expect("STATE")
     seq = first.seq if seq_of_nak == "same" else None
     peer.send(Frame(seq, "NAK", ("crc",)))
-    started = time.monotonic()
     peer.answer(peer.expect("STATE", first.args, timeout=1.0))
-    assert time.monotonic() - started < 0.09  # at once, without waiting for the timeout
     done.result(timeout=5)
-    assert (link.stats.naks, link.stats.timeouts) == (1, 0)
+    assert (link.stats.naks, link.stats.timeouts) == (1, 0)  # sent again at once, not after a timeout
     peer.assert_quiet()
     link.close()
 
