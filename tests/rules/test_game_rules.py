@@ -776,3 +776,26 @@ def test_settings_round_trip_through_json() -> None:
         again = Settings.from_dict(json.loads(json.dumps(settings.to_dict())))
         assert again.to_dict() == settings.to_dict()
         assert again.skunk == settings.skunk and again.game_target == settings.game_target
+
+
+def test_the_most_a_three_card_hand_scores_is_20_so_higher_claims_are_refused() -> None:
+    """Five-card cribbage: checked over every three-card hand with every starter."""
+    from itertools import combinations
+
+    from companion.cards import full_deck
+    from companion.rules.game import MAX_HAND
+
+    deck = full_deck()
+    best = max(
+        score_hand(hand, starter).total
+        for hand in combinations(deck, 3)
+        for starter in deck
+        if starter not in hand
+    )
+    assert best == MAX_HAND[3] == 20
+    assert MAX_HAND[4] == 29
+
+
+def test_four_players_play_to_121_and_three_players_too() -> None:
+    assert FOUR_PLAYER.target == THREE_PLAYER.target == 121
+    assert Game(variant=FOUR_PLAYER).snapshot().target == 121
