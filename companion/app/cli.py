@@ -233,12 +233,9 @@ def _replay(loop: Any, recording: Any, start: int, pace: float, stop: threading.
 
 
 def _serve(hub: Any, loop: Any, config: TableConfig, journal: Any) -> Any:
-    from companion.app.view import layout_dict
+    from companion.app.view import layout_dict, statistics
     from companion.web.app import create_app
     from companion.web.server import ScoreboardServer
 
-    def stats() -> dict[str, Any]:
-        return {"players": [s.to_dict() for s in journal.statistics()], "games": journal.history()}
-
-    app = create_app(hub, loop.post, config.pin, layout=layout_dict(), stats=stats)
+    app = create_app(hub, loop.post, config.pin, layout=layout_dict(), stats=lambda: statistics(journal))
     return ScoreboardServer(app, host=config.web_host, port=config.web_port)

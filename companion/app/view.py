@@ -15,9 +15,10 @@ from companion.board.state import DEFAULT_COLOURS, BoardState, Mode, Pegs, Tenta
 from companion.rules.game import Counting, Deal, Game, NextGame, Phase, Snapshot
 
 if TYPE_CHECKING:
+    from companion.app.store import Journal
     from companion.app.table import Table
 
-__all__ = ["board_state", "build_view", "deal_rows", "layout_dict"]
+__all__ = ["board_state", "build_view", "deal_rows", "layout_dict", "statistics"]
 
 _PHASE_WORDS = {
     Phase.CUT_FOR_DEAL: "cut for the deal",
@@ -28,6 +29,11 @@ _PHASE_WORDS = {
     Phase.SHOW: "the show",
     Phase.GAME_OVER: "game over",
 }
+
+
+def statistics(journal: Journal) -> dict[str, Any]:
+    """Each player's record and the recent finished games, for the scoreboard's statistics."""
+    return {"players": [s.to_dict() for s in journal.statistics()], "games": journal.history()}
 
 
 def layout_dict() -> dict[str, Any] | None:

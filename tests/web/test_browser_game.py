@@ -15,7 +15,7 @@ from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.app.store import Journal
 from companion.app.table import Table
-from companion.app.view import layout_dict
+from companion.app.view import layout_dict, statistics
 from companion.cards import Card
 from companion.web.app import create_app
 from companion.web.hub import ScoreboardHub
@@ -54,7 +54,7 @@ def game(tmp_path: Path) -> Iterator[tuple[GameLoop, ScoreboardServer]]:
     journal = Journal(tmp_path / "t.db")
     hub = ScoreboardHub()
     loop = GameLoop(Table(journal, config), hub=hub)
-    app = create_app(hub, loop.post, PIN, layout=layout_dict())
+    app = create_app(hub, loop.post, PIN, layout=layout_dict(), stats=lambda: statistics(journal))
     server = ScoreboardServer(app, host="127.0.0.1", port=0)
     loop.start()
     try:
@@ -146,3 +146,21 @@ def test_a_card_the_camera_could_not_read_is_picked_on_the_page(
     expect(page.get_by_test_id("correction")).to_be_hidden()
     assert loop.wait_idle()
     assert loop.table.game.snapshot().deal_cards[-1] == (turn, Card.parse(choice))
+
+
+def test_a_finished_game_shows_in_the_players_statistics(
+    game: tuple[GameLoop, ScoreboardServer], page: Page
+) -> None:
+    loop, server = game
+    page.goto(server.url)
+    recording = script_game(7)  # Bob wins 121 to 86: a skunk
+    for event in recording.events:
+        loop.post(event)
+    assert loop.wait_idle()
+    expect(page.get_by_test_id("winner")).to_have_text("Bob wins — a skunk!")
+    bob = page.get_by_test_id("stats").locator('tr[data-player="Bob"] td')
+    expect(bob.nth(1)).to_have_text("1")  # games
+    expect(bob.nth(2)).to_have_text("1")  # wins
+    expect(bob.nth(4)).to_have_text("1")  # skunks given
+    ann = page.get_by_test_id("stats").locator('tr[data-player="Ann"] td')
+    expect(ann.nth(5)).to_have_text("1")  # skunked

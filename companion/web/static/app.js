@@ -185,7 +185,35 @@ function render(v) {
   const mode = tid("mode");
   if (document.activeElement !== mode) mode.value = v.mode || "auto";
   drawPegs();
+  refreshStats(v);
   document.body.dataset.version = v.version;
+}
+
+let statsKey = null;
+
+async function refreshStats(v) {
+  // Statistics change only when a game ends (or an undo takes a win back): fetch them then.
+  const key = JSON.stringify([v.match && v.match.games ? v.match.games.length : 0, v.winner]);
+  if (key === statsKey) return;
+  statsKey = key;
+  try {
+    const r = await fetch("/api/stats");
+    if (!r.ok) return;
+    const data = await r.json();
+    const body = tid("stats").querySelector("tbody");
+    body.replaceChildren(...(data.players || []).map((p) => {
+      const tr = document.createElement("tr");
+      tr.dataset.player = p.name;
+      const cells = [p.name, p.games, p.wins, p.matches_won, p.skunks_given, p.skunked,
+        p.average_hand.toFixed(1), p.average_crib.toFixed(1), p.average_pegging.toFixed(1)];
+      for (const cell of cells) {
+        const td = document.createElement("td");
+        td.textContent = cell;
+        tr.appendChild(td);
+      }
+      return tr;
+    }));
+  } catch (e) { /* the next change tries again */ }
 }
 
 async function ask(path, body) {
