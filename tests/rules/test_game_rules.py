@@ -779,16 +779,21 @@ def test_settings_round_trip_through_json() -> None:
 
 
 def test_the_most_a_three_card_hand_scores_is_20_so_higher_claims_are_refused() -> None:
-    """Five-card cribbage: checked over every three-card hand with every starter."""
+    """Five-card cribbage: checked over every three-card hand with every starter.
+
+    Swapping suits changes no score, so only hands whose first card (lowest rank, then lowest suit) is a
+    club are scored: every other hand is one of those with its suits renamed.
+    """
     from itertools import combinations
 
-    from companion.cards import full_deck
+    from companion.cards import Suit, full_deck
     from companion.rules.game import MAX_HAND
 
     deck = full_deck()
     best = max(
         score_hand(hand, starter).total
         for hand in combinations(deck, 3)
+        if hand[0].suit is Suit.CLUBS
         for starter in deck
         if starter not in hand
     )
