@@ -33,6 +33,8 @@
  *                                                  a latched frame (chain order), its first edge at start_us
  *   {"event":"violation","kind":"high|low|gap|latch|partial","ns":..,"frame":K,"bit":i,"us":..}
  *   {"event":"lost","total":T,"byte":V,"us":..}    a received byte the real chip would have lost
+ *   {"event":"load","us":..,"awake_pct":P,"wakes":W}  each simulated second: the share of it the CPU
+ *                                                  was awake, and how often it woke from sleep
  *   {"event":"sof","us":..} / {"event":"eol","us":..}  an '@' / a '\n' delivered to the UART
  *   {"event":"exit","reason":"..."}
  *
@@ -363,9 +365,30 @@ static avr_cycle_count_t poll_timer(avr_t *a, avr_cycle_count_t when, void *para
 
 /* ---------------------------------------------------------------- the chip */
 
+static avr_cycle_count_t sleep_cycles, load_mark_cycles, load_mark_sleep;
+static uint64_t wakes, load_mark_wakes;
+
+/* once per simulated second: how much of it the CPU was awake (the firmware should mostly sleep) */
+static avr_cycle_count_t load_timer(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a;
+    (void)param;
+    avr_cycle_count_t total = now_cycles() - load_mark_cycles, slept = sleep_cycles - load_mark_sleep;
+    if (total > 0)
+        emit("{\"event\":\"load\",\"us\":%.1f,\"awake_pct\":%.2f,\"wakes\":%llu}", now_us(),
+             100.0 * (double)(total - slept) / (double)total, (unsigned long long)(wakes - load_mark_wakes));
+    load_mark_wakes = wakes;
+    load_mark_cycles = now_cycles();
+    load_mark_sleep = sleep_cycles;
+    return when + freq;
+}
+
 static void arm_timers(void)
 {
     avr_cycle_timer_register(avr, 1, poll_timer, NULL);
+    load_mark_cycles = now_cycles();
+    load_mark_sleep = sleep_cycles;
+    avr_cycle_timer_register(avr, freq, load_timer, NULL);
     wire_running = 0;
     start_wire();
 }
@@ -543,7 +566,14 @@ int main(int argc, char **argv)
     emit("{\"event\":\"start\",\"reason\":\"power\",\"us\":%.1f}", now_us());
 
     for (;;) {
+        int asleep = avr->state == cpu_Sleeping;
+        avr_cycle_count_t before = avr->cycle;
         int state = avr_run(avr);
+        /* simavr jumps the clock to the next timer in the same call that executes SLEEP */
+        if ((asleep || avr->state == cpu_Sleeping) && avr->cycle > before)
+            sleep_cycles += avr->cycle - before;
+        if (asleep && avr->state != cpu_Sleeping)
+            wakes++;
         if (state == cpu_Done || state == cpu_Crashed) {
             emit("{\"event\":\"exit\",\"reason\":\"%s\"}", state == cpu_Done ? "done" : "crashed");
             return state == cpu_Done ? 0 : 1;

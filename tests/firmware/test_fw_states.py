@@ -23,6 +23,7 @@ from .conftest import (
     Wire,
     crc8,
     expected_leds,
+    frame,
     frame_current_ma,
     open_port,
     parse_reply,
@@ -246,3 +247,33 @@ def test_the_board_starts_with_a_ready_banner_and_a_gentle_idle_pattern(built: N
             assert wire.request("GET").words[1] == "m=idle"
         finally:
             port.close()
+
+
+def test_framing_limits_carriage_returns_and_restarts(sim: tuple[SimulatedBoard, Wire]) -> None:
+    _board, wire = sim
+    # exactly 120 bytes from '@' to '\n' is read whole (an unknown command, so NAK unknown)
+    longest = frame(0x51, "XYZ " + "a" * 108)
+    assert len(longest) == 120
+    wire.port.write(longest)
+    assert wire.reply_to(0x51).words == ("NAK", "unknown")
+    one_more = frame(0x52, "XYZ " + "a" * 109)
+    wire.port.write(one_more)
+    assert wire.reply_to(0x52).words == ("NAK", "overflow")
+    # '\r' is ignored anywhere; an '@' inside a frame drops what came before it
+    wire.port.write(frame(0x53, "PING").replace(b"\n", b"\r\n").replace(b"PI", b"P\rI"))
+    assert wire.reply_to(0x53).ok
+    wire.port.write(b"@54 STA" + frame(0x55, "PING"))
+    assert wire.reply_to(0x55).ok
+
+
+def test_the_firmware_sleeps_when_it_has_nothing_to_do(sim: tuple[SimulatedBoard, Wire]) -> None:
+    board, wire = sim
+    show(board, wire, FIXED_STATES[2].command())
+    marker = len(board.events)
+    board.wait_event("load", after=marker, timeout=3.0)
+    quiet = board.wait_event("load", after=len(board.events), timeout=3.0)  # a whole second static
+    assert float(str(quiet["awake_pct"])) < 2.0
+    assert wire.request("STATE").ok  # idle: the pattern moves, so the chip works more
+    board.wait_event("load", after=len(board.events), timeout=3.0)
+    busy = board.wait_event("load", after=len(board.events), timeout=3.0)
+    assert 5.0 < float(str(busy["awake_pct"])) < 40.0
