@@ -55,3 +55,8 @@ def test_the_check_value_and_the_noise_reply_quoted_in_the_text() -> None:
     assert f"`{reply}`" in DOC
     (frame,) = decoder.feed(reply.encode() + b"\n")
     assert frame.__class__.__name__ == "Frame"
+
+
+def test_the_python_example_runs() -> None:
+    (code,) = re.findall(r"```python\n(.*?)```", DOC, flags=re.DOTALL)
+    exec(compile(code, "docs/protocol.md", "exec"), {})
