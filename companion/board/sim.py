@@ -55,6 +55,7 @@ class LedFrame:
 
     number: int  # 1 for the first frame since the harness started, counting across chip resets
     sim_us: float  # simulated time of the latch, microseconds since the harness started
+    start_us: float  # simulated time of the frame's first edge (interrupts are off from about here)
     received: float  # time.monotonic() when the harness reported it
     bits: int  # bits clocked out (24 per LED)
     rgb: bytes  # R, G, B per LED
@@ -342,6 +343,7 @@ class SimulatedBoard:
                 frame = LedFrame(
                     number=int(str(event["n"])),
                     sim_us=float(str(event["us"])),
+                    start_us=float(str(event["start_us"])),
                     received=received,
                     bits=int(str(event["bits"])),
                     rgb=bytes.fromhex(str(event["rgb"])),

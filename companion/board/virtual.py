@@ -151,7 +151,7 @@ def draw(
     return cap_current(leds, cap_ma)
 
 
-def _blink_free(state: BoardState) -> BoardState:
+def _after_self_test(state: BoardState) -> BoardState:
     """A state as the board reports it once a self-test has finished."""
     return replace(state, mode=Mode.GAME) if state.mode is Mode.TEST else state
 
@@ -312,8 +312,8 @@ class VirtualBoard:
         """The state the board is showing (a finished self-test reads as the game it returned to)."""
         with self._lock:
             if self._state.mode is Mode.TEST and self._phase() >= TEST_STEP_S * self.layout.led_count:
-                self._state = _blink_free(self._state)
-                self._latched_at = self._clock() - 1.0  # as if latched already: no blink restart
+                self._state = _after_self_test(self._state)
+                self._latched_at = self._clock() - 1.0  # keep the blink phase of a tentative peg as it was
             return self._state
 
     def _phase(self) -> float:
