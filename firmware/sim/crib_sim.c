@@ -197,11 +197,11 @@ static void on_pin(struct avr_irq_t *irq, uint32_t value, void *param)
             else if (low >= TLOW_GAP)
                 violation("gap", low);
         } else {
-            if (ws.seen_frame && cycles_to_ns(now - ws.last_fall) < TRESET_NEW)
-                violation("latch", cycles_to_ns(now - ws.last_fall));
             ws.in_frame = 1;
             ws.frame_start = now;
             ws.nbits = 0;
+            if (ws.seen_frame && cycles_to_ns(now - ws.last_fall) < TRESET_NEW)
+                violation("latch", cycles_to_ns(now - ws.last_fall));
             memset(ws.bytes, 0, sizeof ws.bytes);
         }
         avr_cycle_timer_cancel(avr, latch_timer, NULL);
