@@ -140,9 +140,8 @@ def _colour_terminal() -> bool:
 
 def _picture(link: BoardLink, state: BoardState) -> str:
     """The board as the terminal shows it: the virtual board's own LEDs, else the state drawn alike."""
-    port = link.port
-    board = getattr(port, "board", None)
-    if isinstance(board, VirtualBoard):
+    board = link.virtual_board
+    if board is not None:
         return board.render_text(colour=_colour_terminal(), phase_s=0.0)
     return render_text(link.layout, draw(state, link.layout), colour=_colour_terminal())
 

@@ -152,6 +152,12 @@ class BoardLink:
         return self._port
 
     @property
+    def virtual_board(self) -> virtual.VirtualBoard | None:
+        """The board behind a ``virtual://`` port (to draw it), else None."""
+        board = getattr(self._port, "board", None)
+        return board if isinstance(board, virtual.VirtualBoard) else None
+
+    @property
     def offline(self) -> bool:
         """True while a board that was connected stays away (calls fail fast; the heartbeat looks for it)."""
         return self._offline_since is not None

@@ -1,8 +1,9 @@
 """A board in pure Python: the same protocol as the firmware, drawn in the terminal and as SVG.
 
 It is the board the companion uses when none is attached, and the peer the link's tests talk to.  Open
-it like any port, by URL: ``virtual://`` (or ``virtual://NAME`` for a board of that name that outlives
-the port, as a physical board outlives its cable), through pyserial's ``serial_for_url``.  Options in
+it like any port, by URL, through pyserial's ``serial_for_url``: ``virtual://`` is a board of that port's
+own; ``virtual://NAME`` is the process's board of that name, which outlives the port as a physical board
+outlives its cable (and, like a serial device, can be open only once at a time).  Options in
 the query string model the real thing: ``?boot=1.5`` makes it ignore bytes for 1.5 s after the port is
 opened (a Nano's bootloader after the DTR reset), ``?reset=0`` keeps its state across reopening (a board
 without auto-reset), ``?latch=0.008`` delays each reply like a 242-LED refresh.
@@ -436,9 +437,11 @@ class VirtualBoard:
         with self._lock:
             if not self.plugged:
                 raise SerialException(f"could not open port {port.portstr}: the board is unplugged")
-            previous, self._port = self._port, port
-        if previous is not None and previous is not port:
-            previous._lose()
+            if self._port is not None and self._port is not port:
+                # As a serial device opened for exclusive use: a second program gets a clear refusal
+                # instead of the two fighting over the board.
+                raise SerialException(f"could not open port {port.portstr}: it is already open")
+            self._port = port
 
     def _detach(self, port: VirtualSerial) -> None:
         with self._lock:
@@ -477,7 +480,9 @@ class VirtualSerial(SerialBase):  # type: ignore[misc]  # pyserial has no type h
             raise SerialException(f"{self._port!r}: {error}") from None
         if options:
             raise SerialException(f"{self._port!r}: unknown option {sorted(options)[0]!r}")
-        board = VirtualBoard.named(parts.netloc or "board")
+        # virtual://NAME is one board for the whole process, found again when the port is reopened;
+        # plain virtual:// is a board of this port's own, so unrelated users never meet.
+        board = VirtualBoard.named(parts.netloc) if parts.netloc else VirtualBoard()
         board._attach(self)
         self.board = board
         with self._cond:

@@ -380,7 +380,8 @@ def test_close_is_idempotent_and_final(board: VirtualBoard) -> None:
 def test_the_default_port_is_the_virtual_board() -> None:
     with BoardLink(heartbeat=None) as link:
         link.show(BoardState.playing((1, 2), (3, 4), tentative=Tentative(0, 9)))
-        assert link.port.board.state.tentative == Tentative(0, 9)
+        assert link.virtual_board is not None
+        assert link.virtual_board.state.tentative == Tentative(0, 9)
 
 
 def test_the_virtual_board_served_on_a_pseudo_terminal() -> None:

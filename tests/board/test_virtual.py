@@ -257,6 +257,18 @@ def test_an_unplugged_board_fails_the_open_port_and_cannot_be_opened() -> None:
         assert again.readline().startswith(b"@00 READY")
 
 
+def test_a_named_board_is_open_once_and_a_plain_one_is_private() -> None:
+    VirtualBoard.forget("shared")
+    with serial.serial_for_url("virtual://shared") as first:
+        with pytest.raises(serial.SerialException, match="already open"):
+            serial.serial_for_url("virtual://shared")
+        assert first.board is VirtualBoard.named("shared")
+    with serial.serial_for_url("virtual://shared") as again:  # free once closed
+        assert again.board is VirtualBoard.named("shared")
+    with serial.serial_for_url("virtual://") as one, serial.serial_for_url("virtual://") as two:
+        assert one.board is not two.board
+
+
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(serial.SerialException, match="unknown option"):
         serial.serial_for_url("virtual://x?speed=9")
