@@ -33,6 +33,7 @@
  *                                                  a latched frame (chain order), its first edge at start_us
  *   {"event":"violation","kind":"high|low|gap|latch|partial","ns":..,"frame":K,"bit":i,"us":..}
  *   {"event":"lost","total":T,"byte":V,"us":..}    a received byte the real chip would have lost
+ *   {"event":"reply","us":..}                      the chip starts sending a line ('@')
  *   {"event":"load","us":..,"awake_pct":P,"wakes":W}  each simulated second: the share of it the CPU
  *                                                  was awake, and how often it woke from sleep
  *   {"event":"sof","us":..} / {"event":"eol","us":..}  an '@' / a '\n' delivered to the UART
@@ -314,6 +315,8 @@ static void on_uart_out(struct avr_irq_t *irq, uint32_t value, void *param)
     (void)irq;
     (void)param;
     uint8_t b = (uint8_t)value;
+    if (b == '@') /* the start of a reply (or the banner), on the simulated clock */
+        emit("{\"event\":\"reply\",\"us\":%.1f}", now_us());
     if (host_open && master_fd >= 0) {
         ssize_t r = write(master_fd, &b, 1);
         (void)r; /* a full pty drops the byte, like a USB serial chip nobody reads */

@@ -11,6 +11,7 @@
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <avr/sleep.h>
+#include <avr/wdt.h>
 #include <util/delay.h>
 
 #include "board.h"
@@ -139,6 +140,11 @@ int main(void)
     uint8_t reply_len = 0, redraw = 0, reply_pending = 0, frame_ready = 0;
     int16_t c;
 
+    /* a watchdog reset leaves the watchdog running: clear it first, then arm it for this run */
+    MCUSR = 0;
+    wdt_disable();
+    wdt_enable(WDTO_1S); /* a stuck loop restarts the board; the host then restores its state */
+
     board_defaults(&state);
     proto_init(&parser);
     ws2812_init();
@@ -152,6 +158,7 @@ int main(void)
     tx_start(proto_ready(reply_buf));
 
     for (;;) {
+        wdt_reset(); /* every pass; the 1 ms tick wakes the loop well within the timeout */
         /*
          * Bytes are parsed as they come, even while a reply is going out; a complete frame waits
          * (frame_ready) until the reply buffer is free. One frame per pass: a STATE is drawn and

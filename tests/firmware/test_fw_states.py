@@ -220,6 +220,17 @@ def test_the_self_test_lights_every_led_in_chain_order_then_shows_the_pegs(
     assert wire.request("GET").words[1] == "m=game"
 
 
+def test_a_state_is_answered_only_after_its_frame_is_latched(sim: tuple[SimulatedBoard, Wire]) -> None:
+    board, wire = sim
+    for state in FIXED_STATES:
+        marker, before = len(board.events), board.frame_count
+        assert wire.request(state.command()).ok
+        latched = board.wait_frame(after=before)
+        answer = board.wait_event("reply", after=marker)
+        # the last bit left at latched.sim_us - 50; newer WS2812B need 280 us of low to latch
+        assert float(str(answer["us"])) - (latched.sim_us - 50) >= 280
+
+
 def test_every_frame_meets_the_ws2812b_timing_and_the_cap(sim: tuple[SimulatedBoard, Wire]) -> None:
     board, _wire = sim
     assert board.violations == []
@@ -273,6 +284,7 @@ def test_the_firmware_sleeps_when_it_has_nothing_to_do(sim: tuple[SimulatedBoard
     board.wait_event("load", after=marker, timeout=3.0)
     quiet = board.wait_event("load", after=len(board.events), timeout=3.0)  # a whole second static
     assert float(str(quiet["awake_pct"])) < 2.0
+    assert wire.request("GET").words[1:3] == ("m=game", "b=64"), "the board restarted on its own"
     assert wire.request("STATE").ok  # idle: the pattern moves, so the chip works more
     board.wait_event("load", after=len(board.events), timeout=3.0)
     busy = board.wait_event("load", after=len(board.events), timeout=3.0)
