@@ -229,6 +229,20 @@ def test_the_pegs_picture_is_what_the_board_command_draws(tmp_path: Path) -> Non
     assert title(committed) == title(out.read_text(encoding="utf-8"))
 
 
+def test_the_guide_pictures_are_made_by_their_script(tmp_path: Path) -> None:
+    import cv2
+
+    result = _run(f".venv/bin/python docs/images/make_examples.py {tmp_path}")
+    assert result.returncode == 0, result.stderr
+    for name, size in (("table-example.jpg", (720, 1280)), ("zones.png", (360, 640))):
+        made = cv2.imread(str(tmp_path / name))
+        committed = cv2.imread(str(ROOT / "docs" / "images" / name))
+        assert made is not None and committed is not None
+        assert made.shape[:2] == committed.shape[:2] == size
+        # Same picture (JPEG and resampling may differ by a level or two between OpenCV builds).
+        assert float(cv2.absdiff(made, committed).mean()) < 2.0
+
+
 # ------------------------------------------------------------------------------------ links
 
 
