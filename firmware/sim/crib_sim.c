@@ -74,7 +74,7 @@
 #define TRESET_NEW 280000 /* newer WS2812B need this much before a new frame */
 #define MAX_BITS (4096 * 24)
 #define WIRE_QUEUE 65536u
-#define POLL_US 100
+#define POLL_US 250
 
 static avr_t *avr;
 static avr_uart_t *uart;
