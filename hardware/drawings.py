@@ -813,28 +813,38 @@ CAMERAS = (
 CAPTURES = ((1280, 720), (1920, 1080), (2304, 1296))
 #: Assumptions for the camera's geometry (stated in figures.md).
 PLAY_AREA_MM = (800.0, 450.0)  # across the table between the players, and from one player to the other
-RANK_GLYPH_MM = 6.0  # height of the rank character of a poker-size card's index (bridge decks: ~5 mm)
-GLYPH_PX_NEEDED = 12.0  # twice the 6 px smallest ink mark companion/vision/index.py accepts
+CARD_WIDTH_MM = 63.5  # a poker-size card (bridge size: 57 mm)
+RANK_GLYPH_MM = 6.0  # height of the rank character of a poker-size card's index
+#: Card width in pixels in the frames recognition is benchmarked on (benchmarks/bench_vision.py: six
+#: cards 110 px wide in a 1280x720 frame); the scale the camera must give at least.
+BENCH_CARD_PX = 110.0
+MIN_MARK_PX = 6.0  # the smallest ink mark companion/vision/index.py accepts as a rank or suit
 
 
-def camera_rows() -> list[tuple[str, str, str, str, str, str]]:
-    """For each capture size and lens: the height that shows the whole play area, and the glyph it gives."""
-    rows = []
+def px_per_mm_needed() -> float:
+    return BENCH_CARD_PX / CARD_WIDTH_MM
+
+
+def camera_rows() -> list[tuple[str, ...]]:
+    """For each capture size and lens: the height that shows the whole play area, and the scale it gives."""
+    rows: list[tuple[str, ...]] = []
     for w_px, h_px in CAPTURES:
         for cam in CAMERAS:
             tan_h = math.tan(math.radians(cam.hfov_deg / 2))
             tan_v = math.tan(math.radians(cam.vfov_deg / 2))
             height = max((PLAY_AREA_MM[0] / 2) / tan_h, (PLAY_AREA_MM[1] / 2) / tan_v)
             seen_w = 2 * height * tan_h
-            glyph = RANK_GLYPH_MM * w_px / seen_w
-            verdict = "enough" if glyph >= GLYPH_PX_NEEDED else "too few pixels"
+            scale = w_px / seen_w
+            card = CARD_WIDTH_MM * scale
+            verdict = "as benchmarked or finer" if card >= BENCH_CARD_PX - 0.5 else "coarser than benchmarked"
             rows.append(
                 (
                     f"{w_px}x{h_px}",
                     cam.name,
                     f"{height / 10:.0f} cm",
                     f"{seen_w / 10:.0f} cm",
-                    f"{glyph:.1f} px",
+                    f"{card:.0f} px",
+                    f"{RANK_GLYPH_MM * scale:.1f} px",
                     verdict,
                 )
             )
@@ -903,26 +913,27 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
         f"- the camera looks straight down on a play area of {PLAY_AREA_MM[0] / 10:.0f} x "
         f"{PLAY_AREA_MM[1] / 10:.0f} cm (the first across the table, the second from one",
         "  player to the other): both play rows, the deck and the crib;",
-        f"- the rank character of a card's index is about {_n(RANK_GLYPH_MM)} mm tall (poker-size cards; "
-        "bridge decks are smaller);",
-        f"- recognition needs the rank character at least {_n(GLYPH_PX_NEEDED)} px tall: twice the smallest "
-        "ink mark",
-        "  `companion/vision/index.py` accepts (6 px), for margin against blur and the lens's soft corners.",
+        f"- cards are poker size, {_n(CARD_WIDTH_MM)} mm wide, with a rank character about "
+        f"{_n(RANK_GLYPH_MM)} mm tall;",
+        "- the camera must give at least the scale recognition is benchmarked at: "
+        f"`benchmarks/bench_vision.py` reads frames with cards {BENCH_CARD_PX:.0f} px wide,",
+        f"  that is **{px_per_mm_needed():.2f} px per mm** of table, which makes the rank character about "
+        f"{RANK_GLYPH_MM * px_per_mm_needed():.0f} px tall",
+        f"  (the smallest ink mark `companion/vision/index.py` accepts is {MIN_MARK_PX:.0f} px).",
         "",
-        f"That is {GLYPH_PX_NEEDED / RANK_GLYPH_MM:.1f} px per mm of table. The height is what it takes to "
-        "see the whole play area with",
-        "the lens; the glyph size is what the capture then gives.",
+        "The height is what it takes to see the whole play area with the lens; the card and glyph sizes are",
+        "what the capture then gives.",
         "",
-        "| capture | camera | height above the table | width seen | rank glyph | |",
-        "|---|---|---:|---:|---:|---|",
+        "| capture | camera | height above the table | width seen | card width | rank glyph | scale |",
+        "|---|---|---:|---:|---:|---:|---|",
     ]
     for row in camera_rows():
         lines.append("| " + " | ".join(row) + " |")
-    need = GLYPH_PX_NEEDED / RANK_GLYPH_MM
+    need = px_per_mm_needed()
     standard = CAMERAS[0]
     lines += [
         "",
-        f"The largest area each capture size covers at {need:.1f} px per mm, and the height that gives it "
+        f"The largest area each capture size covers at {need:.2f} px per mm, and the height that gives it "
         f"with the {standard.name}:",
         "",
         "| capture | largest area | height |",
@@ -934,9 +945,9 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
         lines.append(f"| {w_px}x{h_px} | {width / 10:.0f} x {depth / 10:.0f} cm | {height / 10:.0f} cm |")
     lines += [
         "",
-        "At 1280x720 (the frame sources' default, and the size recognition is benchmarked at) no lens gives "
-        "enough",
-        "pixels over the whole area: capture at 1920x1080 or more, or narrow the area the camera watches.",
+        "At 1280x720 (the frame sources' default) a camera that sees the whole play area gives cards a",
+        "little under the benchmarked size; watch the slightly smaller area above, or capture at 1920x1080.",
+        f"Bridge-size cards (57 mm) need {BENCH_CARD_PX / 57:.2f} px per mm for the same card width.",
         "",
     ]
     return "\n".join(lines)

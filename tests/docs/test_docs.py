@@ -202,8 +202,19 @@ def test_the_camera_figures_quoted_are_the_worked_ones() -> None:
     figures = (ROOT / "hardware" / "generated" / "figures.md").read_text(encoding="utf-8")
     assert "| 1920x1080 | Raspberry Pi Camera Module 3 | 62 cm | 80 cm |" in figures
     assert "**62 cm** above the table" in readme
-    assert "| 1280x720 | 64 x 36 cm | 49 cm |" in figures
-    assert "**64 x 36 cm**" in readme and "**49 cm**" in readme
+    assert "| 1280x720 | 74 x 42 cm | 57 cm |" in figures
+    assert "**74 x 42 cm**" in readme and "**57 cm**" in readme
+
+
+def test_the_camera_scale_is_the_one_recognition_is_benchmarked_at() -> None:
+    bench = (ROOT / "benchmarks" / "bench_vision.py").read_text(encoding="utf-8")
+    lines = [line for line in bench.splitlines() if "Placement(" in line and " for " in line]
+    widths = {float(w) for line in lines for w in re.findall(r",\s*(\d+(?:\.\d+)?)\)\s*for ", line)}
+    assert widths == {110.0}, (
+        f"benchmarks/bench_vision.py lays cards {widths} px wide; update hardware/drawings.py"
+    )
+    readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    assert "cards **110 px** wide" in readme
 
 
 def test_the_power_figures_quoted_are_the_worked_ones() -> None:
