@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Literal
 
 _REPO = Path(__file__).resolve().parents[2]
 #: Where ``make -C firmware all`` puts the harness and the firmware.
@@ -117,7 +118,7 @@ class SimulatedBoard:
         *,
         harness: Path | None = None,
         firmware: Path | None = None,
-        feed: str = "wire",
+        feed: Literal["wire", "fifo"] = "wire",
         boot_ms: int = 50,
         reset_on_open: bool = True,
         keep_frames: int = 4000,
@@ -178,7 +179,11 @@ class SimulatedBoard:
         self._stderr_reader = threading.Thread(target=self._read_stderr, name="crib-sim-stderr", daemon=True)
         self._reader.start()
         self._stderr_reader.start()
-        event = self.wait_event("pty", timeout=self._startup_timeout)
+        try:
+            event = self.wait_event("pty", timeout=self._startup_timeout)
+        except BaseException:
+            self.close()
+            raise
         self._port = str(event["path"])
 
     def close(self) -> None:
@@ -300,9 +305,10 @@ class SimulatedBoard:
     def _wait(self, deadline: float, what: str) -> None:
         """Wait on the condition (held) until notified; raise if past the deadline or the harness ended."""
         if self._ended:
-            raise SimulatorError(
-                f"the simulator harness exited while waiting for {what}{self._stderr_tail()}"
-            )
+            if self._stderr_reader is not None:
+                self._stderr_reader.join(timeout=1.0)  # its last words explain why it ended
+            tail = self._stderr_tail()
+            raise SimulatorError(f"the simulator harness exited while waiting for {what}{tail}")
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise SimulatorError(f"timed out waiting for {what}")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.board.sim import DEFAULT_FIRMWARE, HarnessNotBuilt, SimulatedBoard
+from companion.board.sim import DEFAULT_FIRMWARE, HarnessNotBuilt, SimulatedBoard, SimulatorError
 
 from .conftest import LAYOUT, REPO
 
@@ -81,3 +81,10 @@ def test_a_bad_layout_fails_the_build_with_one_sentence(tmp_path: Path, change: 
 def test_the_launcher_says_when_the_harness_is_not_built(tmp_path: Path) -> None:
     with pytest.raises(HarnessNotBuilt, match=r"make -C firmware all"):
         SimulatedBoard(harness=tmp_path / "crib-sim").start()
+
+
+def test_the_launcher_reports_a_firmware_the_harness_cannot_load(built: None, tmp_path: Path) -> None:
+    bogus = tmp_path / "board.elf"
+    bogus.write_bytes(b"not an ELF file")
+    with pytest.raises(SimulatorError, match=r"exited .*cannot read the firmware"):
+        SimulatedBoard(firmware=bogus).start()
