@@ -338,6 +338,9 @@ def board_body(layout: Layout, fw: FirmwareFacts) -> list[str]:
     body.append(
         _text(last.x, layout.height + 7, f"END (LED {last.led})", 2.0, extra=f' fill="{CHAIN_COLOUR}"')
     )
+    # Where 5 V and GND are fed in: the foot of each column (see feed_points).
+    for hole in feed_holes(layout):
+        body.append(_text(hole.x, layout.height + 10, "5V/GND", 1.5, extra=' fill="#d00000"'))
     # The holes.
     for hole in sorted(layout.holes, key=lambda h: (h.track, h.hole)):
         colour = TRACK_COLOURS[hole.track % 2]
@@ -414,7 +417,7 @@ def board_body(layout: Layout, fw: FirmwareFacts) -> list[str]:
             )
         )
     # Scale bar: 50 mm in five 10 mm blocks.
-    y0 = layout.height + 12
+    y0 = layout.height + 14
     for i in range(5):
         fill = "#000" if i % 2 == 0 else "#fff"
         body.append(
@@ -724,12 +727,14 @@ def wiring_svg(layout: Layout, fw: FirmwareFacts, pins: ControlPins) -> str:
     return _svg(210, height, (0, 0, 210, height), body, "Crib board wiring")
 
 
-def feed_points(layout: Layout) -> list[str]:
+def feed_holes(layout: Layout) -> list[Hole]:
     """Where 5 V and GND are fed in: the foot of every column, where the chain meets the bottom row."""
     bottom = max(h.y for h in layout.holes if h.hole <= 120)
-    return [
-        f"LED {h.led} (track {h.track} hole {h.hole})" for h in layout.by_led() if math.isclose(h.y, bottom)
-    ]
+    return [h for h in layout.by_led() if math.isclose(h.y, bottom)]
+
+
+def feed_points(layout: Layout) -> list[str]:
+    return [f"LED {h.led} (track {h.track} hole {h.hole})" for h in feed_holes(layout)]
 
 
 # ------------------------------------------------------------------------------------- power and camera

@@ -321,3 +321,13 @@ def test_power_figures_follow_the_current_model() -> None:
     assert "(one LED white at a time) | 302 mA | 302 mA |" in figures
     # The win animation in white lights a whole track (121 LEDs): 242 + 121 x 60 = 7502 mA, capped.
     assert "| 7502 mA | 1500 mA |" in figures
+
+
+def test_the_feed_points_are_marked_under_the_foot_of_every_column(
+    board_svg: ET.Element, layout: dict[str, Any]
+) -> None:
+    bottom = max(h["y_mm"] for h in layout["holes"] if h["hole"] <= 120)
+    feet = sorted(h["x_mm"] for h in layout["holes"] if h["y_mm"] == bottom)
+    assert len(feet) == 4, "four columns, each with its foot on the bottom row"
+    marked = sorted(x for x, _, label in _texts(board_svg) if label == "5V/GND")
+    assert marked == feet
