@@ -252,7 +252,9 @@ def read_game(stream: Iterable[str], name: str = "game") -> GameFile:
         verb, *rest = line.split()
         try:
             is_action = verb.lower() == "muggins" and rest[:1] and rest[0].isdigit()
-            if verb.lower() in _SETTINGS and not entries and not is_action:
+            if verb.lower() in _SETTINGS and not is_action:
+                if entries:
+                    raise ValueError(f"the setting {verb!r} must come before the first action")
                 settings = _setting(settings, verb.lower(), rest)
                 continue
             entries.append((number, parse_action(line)))

@@ -1,4 +1,4 @@
-"""``crib replay FILE``: replay a saved game and print it with every score explained.
+"""``crib replay FILE``: replay a saved game and print it with every score explained; ``crib simulate``.
 
 The file is checked as it is replayed: an unreadable line, an action the rules refuse or a ``score``
 line that does not match stops the replay with one sentence naming the line (exit status 2).
@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from companion.rules.game import Game, Operation
-from companion.rules.notation import ScoreCheck, Undo, read_game, replay_lines
+from companion.rules.game import Counting, Game, Operation, Settings
+from companion.rules.notation import ScoreCheck, Undo, read_game, replay_lines, write_game
+from companion.rules.simulate import random_game
+from companion.rules.variants import VARIANTS, variant_named
 
 
 def register(subparsers: Any) -> None:
@@ -30,6 +33,32 @@ def register(subparsers: Any) -> None:
         "--json", action="store_true", help="print one JSON object per action, then the final snapshot"
     )
     replay.set_defaults(func=run_replay)
+
+    simulate = subparsers.add_parser(
+        "simulate",
+        help="play a random game and print it as a game file",
+        description="Deal and play a whole random game (the same seed gives the same game) and print it "
+        "in the game notation, with a 'score' line after every score, ready for 'crib replay'.",
+    )
+    simulate.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
+    simulate.add_argument("--variant", default="six-card", help=f"one of {', '.join(VARIANTS)}")
+    simulate.add_argument("--claims", action="store_true", help="players claim (with mistakes and muggins)")
+    simulate.add_argument("--match", action="store_true", help="play a best-of-three match")
+    simulate.add_argument("--face-down", action="store_true", help="deal and throw face down (unseen)")
+    simulate.set_defaults(func=run_simulate)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Print a random game as a game file."""
+    settings = Settings(
+        variant=variant_named(args.variant),
+        counting=Counting.CLAIMS if args.claims else Counting.AUTO,
+        match_games=3 if args.match else 1,
+    )
+    game = random_game(random.Random(args.seed), settings, hidden=args.face_down, match=args.match)
+    sys.stdout.write(f"# a random game, seed {args.seed}\n")
+    write_game(game, sys.stdout)
+    return 0
 
 
 def _track(game: Game, side: int) -> str:

@@ -192,3 +192,25 @@ def test_crib_replay_json_ends_with_the_snapshot(capsys: pytest.CaptureFixture[s
     final = json.loads(lines[-1])["final"]
     assert final["scores"] == [60, 61] and final["winner"] == 1 and final["phase"] == "game-over"
     assert json.loads(lines[0])["action"] == {"action": "cut", "player": 0, "card": "2s"}
+
+
+def test_a_setting_after_the_first_action_is_refused() -> None:
+    with pytest.raises(
+        NotationError, match="game line 2: the setting 'target' must come before the first action"
+    ):
+        read_game(["cut 0 7h", "target 61"])
+
+
+@pytest.mark.parametrize("variant", ["six-card", "five-card", "three-player", "four-player"])
+def test_crib_simulate_writes_a_game_file_that_crib_replay_accepts(
+    variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--seed", "11", "--variant", variant, "--claims", "--face-down"]) == 0
+    text = capsys.readouterr().out
+    path = tmp_path / "random.crib"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "wins game 1" in out or "win game 1" in out
+    game = load_game(io.StringIO(text))
+    assert game.over and game.variant.name == variant
