@@ -403,6 +403,8 @@ class VirtualBoard:
         if isinstance(item, BadFrame):
             return item.nak()
         seq = item.seq
+        if seq is None:  # "??" is for replies: a request must be numbered
+            return BadFrame(NakReason.SYNTAX, None).nak()
         if item.command == "STATE":
             try:
                 state = BoardState.from_command(item.args)

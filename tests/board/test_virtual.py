@@ -208,6 +208,10 @@ def test_refusals(request_: Frame | bytes, reason: NakReason) -> None:
     assert board.state == before  # a refused frame changes nothing
 
 
+def test_a_request_numbered_with_question_marks_is_refused() -> None:
+    assert _ask(VirtualBoard(), Frame(None, "PING")) == Frame(None, "NAK", ("syntax",))
+
+
 def test_a_finished_self_test_reads_back_as_game() -> None:
     clock = [100.0]
     board = VirtualBoard(clock=lambda: clock[0])
