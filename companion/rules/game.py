@@ -50,6 +50,31 @@ Scores and pegs belong to tracks ("sides"): one per player, except that partners
 game share one (``Game.side_of(player)``).  The three-player game has three tracks, so
 ``Game.needs_three_tracks`` tells a two-track board to refuse it.
 
+A deal, by hand:
+
+>>> from companion.cards import Card, parse_cards
+>>> game = Game()
+>>> game.cut_for_deal(0, Card.parse("Ac")).note
+'player 0 cuts Ac'
+>>> game.cut_for_deal(1, Card.parse("Kd")).note
+'player 1 cuts Kd; player 0 cut lowest and deals first'
+>>> for player, cards in ((0, "5h 5d 5s Jc 2c 3c"), (1, "7h 8h 9h 10h Qs Ks")):
+...     _ = game.deal(player, parse_cards(cards))
+>>> _ = game.discard(0, parse_cards("2c 3c")), game.discard(1, parse_cards("Qs Ks"))
+>>> game.turn_starter(Card.parse("5c")).phase
+<Phase.PLAY: 'play'>
+>>> game.play(1, Card.parse("7h")).note
+'player 1 lays 7h: seven'
+>>> game.can_play(0, Card.parse("8c"))
+False
+>>> game.play(0, Card.parse("8c"))
+Traceback (most recent call last):
+    ...
+companion.rules.errors.IllegalPlay: player 0 does not hold 8c
+>>> op = game.play(0, Card.parse("5h"))
+>>> game.snapshot().count, game.snapshot().turn
+(12, 1)
+
 The game ends the instant a side reaches the target, wherever that happens (mid-play, mid-show, on two
 for his heels); the winning peg stops in the game hole and nothing is scored after.
 """

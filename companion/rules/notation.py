@@ -27,6 +27,27 @@ crib [CARD]``, ``discard P [CARDS]``, ``starter CARD``, ``play P CARD``, ``go P`
 ``next-game``.  Cards left out were dealt or thrown face down.  ``undo`` takes back the line before
 (as the table did), and ``score A B ...`` asserts the score of each track at that point, so a file is
 its own golden test.  ``#`` starts a comment; blank lines are ignored.
+
+>>> game = load_game(["variant five-card", "cut 0 Ac", "cut 1 Kd   # player 0 deals", "score 0 3"])
+>>> game.dealer, game.scores
+(0, [0, 3])
+>>> import io
+>>> text = io.StringIO()
+>>> write_game(game, text, notes=False)
+>>> print(text.getvalue().strip())
+# crib companion game file: one action per line
+variant five-card
+counting auto
+muggins on
+over-claim corrected
+match 3 alternate
+cut 0 Ac
+cut 1 Kd
+score 0 3
+>>> load_game(["cut 0 Ac", "cut 1 Ac"], "bad.crib")
+Traceback (most recent call last):
+    ...
+companion.rules.notation.NotationError: bad.crib line 2: Ac was already cut by player 0: the same card ...
 """
 
 from __future__ import annotations
