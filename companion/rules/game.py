@@ -94,6 +94,8 @@ from companion.rules.show import score_hand
 from companion.rules.variants import SIX_CARD, Variant, skunk_lines_for, variant_named
 
 __all__ = [
+    "MAX_HAND",
+    "MAX_PLAY",
     "Action",
     "Claim",
     "Count",
@@ -101,6 +103,7 @@ __all__ = [
     "CutForDeal",
     "Deal",
     "DealCrib",
+    "DealState",
     "Discard",
     "FirstDeal",
     "Game",
@@ -116,11 +119,13 @@ __all__ = [
     "PendingClaim",
     "Phase",
     "Play",
+    "PlayToClaim",
     "Scoring",
     "Settings",
     "Snapshot",
     "SwitchCounting",
     "TurnStarter",
+    "action_to_dict",
 ]
 
 
@@ -649,8 +654,12 @@ def _cards(cards: Iterable[Card]) -> str:
 
 
 @dataclass(slots=True)
-class _Hidden:
-    """A play score waiting for its claim, with the true count the claim is judged against."""
+class PlayToClaim:
+    """A play score waiting for its claim, with the true count the claim is judged against.
+
+    Held by :attr:`Game.pending`; the snapshot shows only who may claim (:class:`PendingClaim`), never
+    the true count, so the scoreboard cannot give the answer away before muggins.
+    """
 
     player: int
     items: tuple[ScoreItem, ...]
@@ -658,8 +667,12 @@ class _Hidden:
 
 
 @dataclass(slots=True)
-class _Deal:
-    """Everything about the deal in progress (replaced whole at each new deal)."""
+class DealState:
+    """Everything about the deal in progress (replaced whole at each new deal), as :attr:`Game.deal_state`.
+
+    Read it freely (the table uses ``seen`` to name where a card already is); change it only through
+    the game's actions.
+    """
 
     dealt: dict[int, tuple[Card, ...] | None] = field(default_factory=dict)
     crib_dealt: bool = False
@@ -705,8 +718,8 @@ class Game:
         self.cuts: dict[int, Card] = {}
         self.dealer: int | None = None
         self.first_dealer: int | None = None
-        self.deal_state = _Deal()
-        self.pending: _Hidden | None = None
+        self.deal_state = DealState()
+        self.pending: PlayToClaim | None = None
         self.offer: MugginsOffer | None = None
         self.last_scores: tuple[Scoring, ...] = ()
         self.last_note = "cut for the deal" if dealer is None else ""
@@ -958,7 +971,7 @@ class Game:
     # -- the deal --------------------------------------------------------------------------------
     def _open_deal(self, dealer: int) -> None:
         self.dealer = dealer
-        self.deal_state = _Deal()
+        self.deal_state = DealState()
         self.phase = Phase.DEAL
         if self.variant.three_for_last:
             pone = (dealer + 1) % self.variant.players
@@ -1205,7 +1218,7 @@ class Game:
         if not total:
             return
         if self.counting is Counting.CLAIMS:
-            self.pending = _Hidden(scorer, items, explanation)
+            self.pending = PlayToClaim(scorer, items, explanation)
             return
         self._peg(scorer, total, "play", items, explanation)
 
