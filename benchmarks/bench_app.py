@@ -53,7 +53,7 @@ def _summary(values: list[float]) -> str:
 def startup(runs: int, serve: bool) -> list[float]:
     times = []
     for _ in range(runs):
-        command = [sys.executable, "-m", "companion.cli", "play", "--once", "--pace", "0"]
+        command = [sys.executable, "-m", "companion.cli", "play", "--once", "--pace", "0", "--events"]
         command += ["--port", "0"] if serve else ["--no-serve"]
         began = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=REPO)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import threading
@@ -57,6 +58,11 @@ def register(subparsers: Any) -> None:
     play.add_argument("--mode", choices=("auto", "claims"), help="the companion counts, or players claim")
     play.add_argument("--recording", metavar="FILE", help="replay this recording instead of the bundled one")
     play.add_argument(
+        "--events",
+        action="store_true",
+        help="replay the recording's table events directly, not as camera frames through the recognition",
+    )
+    play.add_argument(
         "--pace", type=float, metavar="SECONDS", help="pause between replayed events (default 0.02)"
     )
     play.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
@@ -88,6 +94,13 @@ class _Printer:
         self.lock = threading.Lock()
 
     def __call__(self, table: Any, event: Event | None) -> None:
+        try:
+            self._print(table)
+        except BrokenPipeError:  # the output was closed (piped into head): the game goes on quietly
+            self.as_json = True
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces stdout for the rest of the run
+
+    def _print(self, table: Any) -> None:
         from companion.app.view import deal_rows
         from companion.rules.game import Phase
 
@@ -184,8 +197,16 @@ def run_play(args: argparse.Namespace) -> int:
         if recording is not None:
             source = "the bundled recording" if not args.recording else args.recording
             counting = "counted by the companion" if recording.mode == "auto" else "players claiming"
-            _say(args, f"replaying {source} ({counting}) as table events, not camera frames")
-            _replay(loop, recording, table.cursor + 1, args.pace if args.pace is not None else 0.02, stop)
+            detect, why = (None, "as asked") if args.events else _recogniser()
+            if detect is None:
+                _say(args, f"replaying {source} ({counting}) as table events, not camera frames ({why})")
+                _replay(loop, recording, table.cursor + 1, args.pace if args.pace is not None else 0.02, stop)
+            else:
+                from companion.app.frames import TableFilm, play_film
+
+                _say(args, f"replaying {source} ({counting}) as camera frames through the card recognition")
+                frames = play_film(TableFilm(recording, start=table.cursor + 1), loop, detect, stop=stop)
+                _say(args, f"{frames} frames read")
         else:
             from companion.app.camera import CameraFeed
 
@@ -230,6 +251,21 @@ def _replay(loop: Any, recording: Any, start: int, pace: float, stop: threading.
         loop.wait_idle(30)
         if pace > 0:
             time.sleep(pace)
+
+
+def _recogniser() -> tuple[Any, str]:
+    """The real card recognition for the film, or None and why it cannot be used here."""
+    try:
+        from companion.vision.recognise import Recogniser
+
+        recogniser = Recogniser()
+    except (ImportError, OSError):
+        return None, "the card model is not built here: python -m companion.vision.build"
+
+    def detect(shot: Any) -> Any:
+        return recogniser.detect(shot.frame)
+
+    return detect, ""
 
 
 def _serve(hub: Any, loop: Any, config: TableConfig, journal: Any) -> Any:

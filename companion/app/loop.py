@@ -14,6 +14,7 @@ Muggins: when a claim leaves points behind, the loop starts a timer; if nobody c
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -27,6 +28,8 @@ from companion.board.state import BoardState
 from companion.web.hub import ScoreboardHub
 
 __all__ = ["Board", "GameLoop"]
+
+log = logging.getLogger(__name__)
 
 
 class Board(Protocol):
@@ -54,6 +57,8 @@ class GameLoop:
         self.latencies: list[float] = []
         """Seconds from the frame that showed a card to the board and scoreboard showing its result."""
         self.board_error = ""
+        self.errors: list[str] = []
+        """Events the loop failed on (logged; the table goes on)."""
         self._queue: queue.Queue[tuple[Event, int | None]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._timers: dict[int, threading.Timer] = {}
@@ -104,6 +109,9 @@ class GameLoop:
                 if isinstance(event, Shutdown):
                     return
                 self.step(event, cursor=cursor)
+            except Exception as error:  # one bad event (or output) must not stop the table
+                log.exception("the game loop could not handle %s", event)
+                self.errors.append(f"{event}: {error}")
             finally:
                 self._queue.task_done()
 

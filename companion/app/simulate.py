@@ -153,10 +153,12 @@ def script_game(seed: int, *, mode: str = "auto", miss_rate: float = 0.3) -> Rec
             referee.claim(scorer, "play", points)
             events.append(Claim(scorer, points))
         # The show: pone, dealer, then the crib turned face up.
+        shown_crib = 0
         for card in crib:
             if referee.phase is not Phase.SHOW:
                 break
             land(card, "crib")
+            shown_crib += 1
         while referee.phase is Phase.SHOW:
             nxt = referee.snapshot().show_next
             assert nxt is not None
@@ -173,8 +175,11 @@ def script_game(seed: int, *, mode: str = "auto", miss_rate: float = 0.3) -> Rec
                 referee.muggins(1 - player)
                 events.append(CallMuggins(1 - player))
         deal_scores.append((referee.scores[0], referee.scores[1]))
+        # Everything is gathered up for the next deal: the cards laid, the starter, the crib.
         for player, card in laid:
             events.append(CardLifted(str(card), f"player{player}"))
+        events.append(CardLifted(str(starter), "starter"))
+        events += [CardLifted(str(card), "crib") for card in crib[:shown_crib]]
     assert referee.winner is not None
     return Recording(
         seed=seed,

@@ -61,7 +61,7 @@ def crib(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_crib_play_replays_the_bundled_game_and_prints_every_deal() -> None:
     recording = Recording.load(DEMO_PATH)
-    done = crib("play", "--once", "--no-serve", "--pace", "0", "--json")
+    done = crib("play", "--once", "--no-serve", "--pace", "0", "--json", "--events")
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     deals = [line for line in lines if "deal" in line]
@@ -70,7 +70,7 @@ def test_crib_play_replays_the_bundled_game_and_prints_every_deal() -> None:
 
 
 def test_crib_play_in_words() -> None:
-    done = crib("play", "--once", "--no-serve", "--pace", "0", "--players", "Ann", "Bob")
+    done = crib("play", "--once", "--no-serve", "--pace", "0", "--players", "Ann", "Bob", "--events")
     assert done.returncode == 0, done.stderr
     assert "deal  1 (Ann deals): Ann +8 = 8, Bob +3 = 3" in done.stdout
     assert "undone: " in done.stdout  # the recorded misread, taken back
@@ -87,7 +87,7 @@ def test_bad_input_to_crib_play_is_one_sentence_and_a_nonzero_exit(tmp_path: Pat
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr and "mode 'fast'" in wrong.stderr
     junk = tmp_path / "junk.json"
     junk.write_text("not json")
-    replay = crib("play", "--recording", str(junk), "--once", "--no-serve")
+    replay = crib("play", "--recording", str(junk), "--once", "--no-serve", "--events")
     assert replay.returncode == 2 and "is not a recorded game" in replay.stderr
 
 

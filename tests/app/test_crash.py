@@ -19,7 +19,7 @@ from companion.app.simulate import script_game
 
 
 def crib_play(db: Path, recording: Path) -> subprocess.Popen[str]:
-    command = [sys.executable, "-m", "companion.cli", "play", "--once", "--no-serve", "--json"]
+    command = [sys.executable, "-m", "companion.cli", "play", "--once", "--no-serve", "--json", "--events"]
     command += ["--pace", "0.004", "--db", str(db), "--recording", str(recording)]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

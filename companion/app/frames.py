@@ -1,0 +1,226 @@
+"""A recorded game as the table camera would film it: frames drawn from the shipped card pictures.
+
+For the demo and the end-to-end tests the companion must work from *frames*, through the real card
+recognition and tracker, not from ready-made events.  A :class:`TableFilm` turns a
+:class:`~companion.app.simulate.Recording` into what a camera above the table would see, 1280x720 at
+30 frames a second, on a light wooden table:
+
+* the cuts for the deal in front of each player, then gathered up;
+* the pack face down on the left, the starter turned on it;
+* each card laid in front of the player who laid it, in a row, the far player's cards upside down as
+  they face the other way -- a hand passing over the card as it is laid;
+* the crib turned up on the right; everything gathered before the next deal.
+
+Each camera event becomes a few frames (a hand over the card, then the card at rest for longer than the
+tracker's debounce); other events (claims, muggins, undo) are handed on between frames, in order.  The
+film is drawn as it plays, one card composited at a time, so it needs no video file in the package.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from companion.app.deck import Deck, load_deck
+from companion.app.events import CardLanded, CardLifted, Event, Undo
+from companion.app.simulate import Recording
+from companion.vision.scene import Placement, compose, wood
+from companion.vision.types import Frame, Sighting
+from companion.vision.zones import TableLayout
+
+if TYPE_CHECKING:
+    from companion.app.loop import GameLoop
+
+__all__ = ["FilmFrame", "TableFilm", "play_film", "truth_sightings"]
+
+WIDTH, HEIGHT, FPS = 1280, 720, 30.0
+CARD_PX = 96
+_ROW_STEP = 74
+_HAND_FRAMES = 2
+_REST_FRAMES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class FilmFrame:
+    """One frame of the film, or (``frame`` None) an event that is not seen but done (a claim, an undo).
+
+    ``index`` is the recording's event the frame belongs to; ``truth`` lists what lies face up.
+    """
+
+    index: int
+    time: float
+    frame: Frame | None
+    event: Event | None = None
+    truth: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()
+
+
+@dataclass
+class _Laid:
+    card: str
+    zone: str
+    placement: Placement
+
+
+@dataclass
+class _Table:
+    laid: list[_Laid] = field(default_factory=list)
+
+    def slots(self, zone: str) -> int:
+        return sum(1 for c in self.laid if c.zone == zone)
+
+
+class TableFilm:
+    """Frames of a recorded game (see the module notes); iterate it once."""
+
+    def __init__(
+        self, recording: Recording, *, start: int = 0, deck: Deck | None = None, seed: int = 0
+    ) -> None:
+        self.recording = recording
+        self.start = start
+        self.deck = deck or load_deck()
+        self.layout = TableLayout.default(WIDTH, HEIGHT)
+        self.background = wood(WIDTH, HEIGHT, seed=seed, light=True)
+        pack = Placement(0.30 * WIDTH, 0.5 * HEIGHT, 3.0, CARD_PX)
+        self._pack = compose(self.background, [self.deck.back], [pack])
+        self._rng = np.random.default_rng(seed)
+        self.time = 0.0
+
+    # -- where cards go ---------------------------------------------------------------------------
+    def _placement(self, zone: str, slot: int, card: str) -> Placement:
+        jitter = float(self._rng.uniform(-5, 5))
+        if zone in ("player0", "player1"):
+            y = 0.80 * HEIGHT if zone == "player0" else 0.20 * HEIGHT
+            x = WIDTH / 2 + (slot - 2.5) * _ROW_STEP
+            angle = jitter if zone == "player0" else 180.0 + jitter
+            return Placement(x, y, angle, CARD_PX)
+        if zone == "starter":
+            return Placement(0.32 * WIDTH, 0.5 * HEIGHT - 6, jitter, CARD_PX)
+        return Placement(0.62 * WIDTH + slot * _ROW_STEP, 0.5 * HEIGHT, jitter, CARD_PX)
+
+    def _draw(self, table: _Table) -> Frame:
+        return compose(
+            self._pack,
+            [self.deck.face(c.card) for c in table.laid],
+            [c.placement for c in table.laid],
+        )
+
+    def _corners(self, laid: _Laid) -> tuple[tuple[float, float], ...]:
+        p = laid.placement
+        h = p.width * 218 / 150
+        out = []
+        for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+            x, y = dx * p.width / 2, dy * h / 2
+            a = math.radians(-p.angle)
+            out.append((p.x + x * math.cos(a) - y * math.sin(a), p.y + x * math.sin(a) + y * math.cos(a)))
+        return tuple(out)
+
+    def _frame(self, index: int, image: Frame, table: _Table) -> FilmFrame:
+        self.time += 1.0 / FPS
+        truth = tuple((c.card, self._corners(c)) for c in table.laid)
+        return FilmFrame(index, self.time, image, None, truth)
+
+    # -- the film ---------------------------------------------------------------------------------
+    def __iter__(self) -> Iterator[FilmFrame]:
+        table = _Table()
+        events = self.recording.events
+        # Lay out the table as it stood at ``start`` (a resumed replay), without filming it.
+        for event in events[: self.start]:
+            self._apply(table, event)
+        image = self._draw(table)
+        for _ in range(_REST_FRAMES):
+            yield self._frame(self.start, image, table)
+        for index in range(self.start, len(events)):
+            event = events[index]
+            if isinstance(event, CardLanded):
+                laid = self._apply(table, event)
+                assert laid is not None
+                image = compose(image, [self.deck.face(laid.card)], [laid.placement])
+                for _ in range(_HAND_FRAMES):
+                    yield self._frame(index, _hand_over(image, laid.placement), table)
+                for _ in range(_REST_FRAMES):
+                    yield self._frame(index, image, table)
+            elif isinstance(event, CardLifted):
+                self._apply(table, event)
+                following = events[index + 1] if index + 1 < len(events) else None
+                if not isinstance(following, CardLifted):
+                    image = self._draw(table)
+                    for _ in range(3):  # the table cleared for over a second: the tracker lets them go
+                        self.time += 0.5
+                        yield FilmFrame(index, self.time, image, None, ())
+            else:
+                if isinstance(event, Undo):
+                    self._apply(table, event)
+                    image = self._draw(table)
+                yield FilmFrame(index, self.time, None, event)
+
+    def _apply(self, table: _Table, event: Event) -> _Laid | None:
+        if isinstance(event, CardLanded):
+            slot = table.slots(event.zone)
+            laid = _Laid(event.card, event.zone, self._placement(event.zone, slot, event.card))
+            table.laid.append(laid)
+            return laid
+        if isinstance(event, CardLifted):
+            table.laid = [c for c in table.laid if c.card != event.card]
+        elif isinstance(event, Undo) and table.laid:
+            table.laid.pop()  # the card taken back up (the demo's misread)
+        return None
+
+
+def _hand_over(image: Frame, near: Placement) -> Frame:
+    """A hand reaching in over the card being laid (a skin-coloured blob with an arm)."""
+    out = image.copy()
+    centre = (int(near.x + 30), int(near.y + 20))
+    cv2.ellipse(out, centre, (70, 50), 20, 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
+    edge = (int(near.x + 60), HEIGHT if near.y > HEIGHT / 2 else 0)
+    cv2.line(out, centre, edge, (110, 140, 195), 70, cv2.LINE_AA)
+    return out
+
+
+def truth_sightings(shot: FilmFrame) -> list[Sighting]:
+    """What a perfect recogniser would report for a film frame (for checking everything after it)."""
+    return [Sighting(card, 1.0, corners) for card, corners in shot.truth]
+
+
+def play_film(
+    film: TableFilm,
+    loop: GameLoop,
+    detect: Callable[[FilmFrame], Sequence[Sighting]],
+    *,
+    stop: threading.Event | None = None,
+) -> int:
+    """Run the film through ``detect`` and the vision's tracker into the loop, in order; returns frames.
+
+    Events the camera does not see (claims, muggins, undo) are posted between the frames where they
+    happened, and each is handled before the film goes on, so the replay is the same every time.
+    """
+    from companion.app.camera import table_zone
+    from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, Tracker
+
+    tracker = Tracker(film.layout, frame_size=(WIDTH, HEIGHT))
+    frames = 0
+    for shot in film:
+        if stop is not None and stop.is_set():
+            break
+        if shot.frame is None:
+            if shot.event is not None:
+                loop.post_at(shot.event, shot.index)
+                loop.wait_idle(30)
+            continue
+        frames += 1
+        seen = time.monotonic()
+        for event in tracker.update(detect(shot), shot.time):
+            if isinstance(event, CardAppeared):
+                loop.post_at(CardLanded(str(event.card), table_zone(event.zone), at=seen), shot.index)
+            elif isinstance(event, CardMoved):
+                loop.post_at(CardLanded(str(event.card), table_zone(event.to_zone), at=seen), shot.index)
+            elif isinstance(event, CardLeft):
+                loop.post_at(CardLifted(str(event.card), table_zone(event.zone)), shot.index)
+        loop.wait_idle(30)
+    return frames
