@@ -26,10 +26,12 @@ name the stale files if the committed ones differ from what would be written).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import re
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -737,6 +739,24 @@ def feed_points(layout: Layout) -> list[str]:
     return [f"LED {h.led} (track {h.track} hole {h.hole})" for h in feed_holes(layout)]
 
 
+def strip_plan(layout: Layout, pitch_mm: float = 6.35) -> tuple[Counter[int], Counter[float]]:
+    """Pieces of strip (LEDs in a row at one pitch) and the wire links between them, by length."""
+    chain = layout.by_led()
+    pieces: Counter[int] = Counter()
+    links: Counter[float] = Counter()
+    run = 1
+    for here, after in itertools.pairwise(chain):
+        gap = round(math.hypot(after.x - here.x, after.y - here.y), 2)
+        if math.isclose(gap, pitch_mm, abs_tol=0.05):
+            run += 1
+        else:
+            pieces[run] += 1
+            links[gap] += 1
+            run = 1
+    pieces[run] += 1
+    return pieces, links
+
+
 # ------------------------------------------------------------------------------------- power and camera
 
 
@@ -792,6 +812,13 @@ def power_cases(layout: Layout, fw: FirmwareFacts) -> list[PowerCase]:
         ),
     ]
 
+
+#: What each link length of the current layout bridges (for the cutting list's last column).
+LINK_WHERE = {
+    10.0: "across the top of a track, and between the two game holes",
+    12.7: "a street gap",
+    18.0: "from the foot of an inside column to its game hole",
+}
 
 #: Copper resistance, ohm per metre, of the wire sizes the text recommends.
 AWG_OHM_PER_M = {16: 0.0132, 18: 0.0210, 20: 0.0333, 22: 0.0530}
@@ -859,6 +886,7 @@ def camera_rows() -> list[tuple[str, ...]]:
 def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
     cases = power_cases(layout, fw)
     cap = fw.cap_ma
+    pieces, links = strip_plan(layout)
     lines = [
         "# Worked figures: power and camera",
         "",
@@ -910,6 +938,25 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
         "between them take their power through the chain's short link):",
         "",
         *[f"- {p}" for p in feed_points(layout)],
+        "",
+        "## Cutting the strip",
+        "",
+        "The chain in pieces of LEDs at the street pitch (6.35 mm), and the wire links between the pieces,",
+        "from `chain.csv` (a link carries 5 V, GND and data out -> data in):",
+        "",
+        "| piece | count |",
+        "|---|---:|",
+        *[
+            f"| {n} LED{'s' if n > 1 else ''} | {count} |"
+            for n, count in sorted(pieces.items(), reverse=True)
+        ],
+        "",
+        "| link, centre to centre | count | where |",
+        "|---|---:|---|",
+        *[
+            f"| {length:.1f} mm | {count} | {LINK_WHERE.get(round(length, 1), '')} |"
+            for length, count in sorted(links.items())
+        ],
         "",
         "## Camera: height and lens",
         "",

@@ -331,3 +331,12 @@ def test_the_feed_points_are_marked_under_the_foot_of_every_column(
     assert len(feet) == 4, "four columns, each with its foot on the bottom row"
     marked = sorted(x for x, _, label in _texts(board_svg) if label == "5V/GND")
     assert marked == feet
+
+
+def test_the_cutting_list_accounts_for_every_led_and_link(drawings: ModuleType) -> None:
+    pieces, links = drawings.strip_plan(drawings.load_layout())
+    assert sum(n * count for n, count in pieces.items()) == 242
+    assert sum(links.values()) == sum(pieces.values()) - 1
+    figures = (GENERATED / "figures.md").read_text(encoding="utf-8")
+    for n, count in pieces.items():
+        assert f"| {n} LED{'s' if n > 1 else ''} | {count} |" in figures
