@@ -40,14 +40,25 @@ class CameraFeed:
     calibrates the zones (marker cards, or the usual two-player split of an empty table).
     """
 
-    def __init__(self, spec: str, post: Callable[[Event], None], *, layout_file: Path | None = None) -> None:
-        from companion.vision.recognise import Recogniser
+    def __init__(
+        self,
+        spec: str,
+        post: Callable[[Event], None],
+        *,
+        layout_file: Path | None = None,
+        recogniser: Any = None,
+    ) -> None:
+        """``recogniser``: anything with ``detect(frame) -> list[Sighting]`` (default: the shipped one)."""
         from companion.vision.sources import open_source
 
+        if recogniser is None:
+            from companion.vision.recognise import Recogniser
+
+            recogniser = Recogniser()
         self.spec = spec
         self._post = post
         self._source = open_source(spec)
-        self._recogniser = Recogniser()
+        self._recogniser = recogniser
         self._layout_file = layout_file
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -346,13 +346,19 @@ class Table:
 
     # -- following the deal from the camera -----------------------------------------------------------
 
-    def _unseen(self) -> tuple[str, ...]:
+    def _unseen(self, like: str = "") -> tuple[str, ...]:
+        """Cards not seen this deal: the ones a misread card could really be.  Those sharing a rank or a
+        suit with what the camera read come first (a misread usually gets one of the two right)."""
         state = self.game.deal_state
         seen = set(state.seen) | ({state.starter} if state.starter else set()) | set(self._crib_seen)
-        return tuple(str(c) for c in full_deck() if c not in seen)
+        cards = [c for c in full_deck() if c not in seen]
+        if like and like not in ("unknown", "back"):
+            read = Card.parse(like)
+            cards.sort(key=lambda c: (c.rank is not read.rank and c.suit is not read.suit, c.index))
+        return tuple(str(c) for c in cards)
 
     def _ask(self, message: str, zone: str, seen: str) -> None:
-        self.correction = Correction(message, zone, seen, self._unseen())
+        self.correction = Correction(message, zone, seen, self._unseen(seen))
 
     def _landed(self, text: str, zone: str, *, corrected: bool = False) -> None:
         if text == "back":

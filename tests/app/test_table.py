@@ -112,6 +112,9 @@ def test_a_card_seen_twice_in_a_deal_asks_for_a_correction() -> None:
     played.handle(CardLanded("5h", "player1"))  # a misread: the five of hearts is already on the table
     assert played.correction is not None and "5h has already been" in played.correction.message
     assert played.game.scores == [2, 0]
+    choices = played.correction.choices
+    same = {c for c in choices if c.startswith("5") or c.endswith("h")}
+    assert set(choices[: len(same)]) == same  # a misread keeps the rank or the suit: those are offered first
     played.handle(Correct("5s", "player1", seen="5h"))
     assert played.game.scores == [2, 2]  # a pair of fives for Bob
 
