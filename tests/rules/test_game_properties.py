@@ -15,7 +15,27 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.game import Counting, Game, NextGame, Phase, Settings
+from companion.cards import full_deck
+from companion.rules.errors import RulesError
+from companion.rules.game import (
+    Claim,
+    Count,
+    Counting,
+    CutForDeal,
+    Deal,
+    DealCrib,
+    Discard,
+    Game,
+    Go,
+    Muggins,
+    NextGame,
+    PassMuggins,
+    Phase,
+    Play,
+    Settings,
+    SwitchCounting,
+    TurnStarter,
+)
 from companion.rules.notation import load_game, write_game
 from companion.rules.simulate import random_game
 from companion.rules.variants import VARIANTS
@@ -180,3 +200,53 @@ def test_every_action_taken_was_one_the_game_said_it_expected(seed: int, table: 
         assert action.name in replayed.expects() or action.name == "switch"
         replayed.apply(action)
     assert replayed.expects() == ()  # the match is over
+
+
+CARDS = st.sampled_from(list(full_deck()))
+RANDOM_ACTIONS = st.one_of(
+    st.builds(CutForDeal, st.integers(-1, 4), CARDS),
+    st.builds(Deal, st.integers(-1, 4), st.none() | st.lists(CARDS, max_size=7).map(tuple)),
+    st.builds(DealCrib, st.none() | CARDS),
+    st.builds(Discard, st.integers(-1, 4), st.none() | st.lists(CARDS, max_size=3).map(tuple)),
+    st.builds(TurnStarter, CARDS),
+    st.builds(Play, st.integers(-1, 4), CARDS),
+    st.builds(Go, st.integers(-1, 4)),
+    st.builds(
+        Count,
+        st.integers(-1, 4),
+        st.sampled_from(["hand", "crib", "play", "box"]),
+        st.none() | st.lists(CARDS, max_size=5).map(tuple),
+    ),
+    st.builds(
+        Claim,
+        st.integers(-1, 4),
+        st.sampled_from(["hand", "crib", "play", "box"]),
+        st.integers(-3, 35),
+        st.none() | st.lists(CARDS, max_size=5).map(tuple),
+    ),
+    st.builds(Muggins, st.integers(-1, 4)),
+    st.just(PassMuggins()),
+    st.builds(SwitchCounting, st.sampled_from(list(Counting))),
+    st.just(NextGame()),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), table=SETTINGS, data=st.data())
+def test_any_action_at_any_moment_is_done_or_refused_cleanly(
+    seed: int, table: Settings, data: st.DataObject
+) -> None:
+    """Fuzzing: from any point of a random game, any action is either done or refused with a RulesError
+    that leaves the game exactly as it was -- never another exception, never a half-done action."""
+    actions = play(seed, table).actions
+    cut = data.draw(st.integers(0, len(actions)))
+    game = Game.replay(actions[:cut], table)
+    for action in data.draw(st.lists(RANDOM_ACTIONS, min_size=1, max_size=8)):
+        before, log = game.snapshot(), game.log
+        try:
+            game.apply(action)
+        except RulesError as error:
+            assert str(error) and game.snapshot() == before and game.log == log
+        else:
+            assert len(game.log) == len(log) + 1
+            assert Game.replay(game.actions, table).snapshot() == game.snapshot()
