@@ -240,12 +240,22 @@ class BoardLink:
             raise BoardError(f"the link to {self.url} is closed")
 
     def _open_port(self) -> None:
+        # A device path is locked for this link alone (a second program would steal half the replies);
+        # URL handlers other than the plain device ignore the flag.
+        exclusive = "://" not in self.url
         try:
             port = serial.serial_for_url(
-                self.url, baudrate=self.baudrate, timeout=_READ_SLICE_S, write_timeout=1.0
+                self.url,
+                baudrate=self.baudrate,
+                timeout=_READ_SLICE_S,
+                write_timeout=1.0,
+                exclusive=exclusive,
             )
         except (OSError, ValueError) as error:
-            raise BoardError(f"cannot open the board at {self.url}: {_sentence(error)}") from None
+            reason = _sentence(error)
+            if "exclusively lock" in str(error) or "already open" in str(error):
+                reason = "it is in use by another program"
+            raise BoardError(f"cannot open the board at {self.url}: {reason}") from None
         self._port = port
         self._decoder.reset()
 

@@ -389,6 +389,8 @@ def test_the_virtual_board_served_on_a_pseudo_terminal() -> None:
         link.show(STATE)
         assert server.board.state == STATE
         assert link.read_state() == STATE
+        with pytest.raises(BoardError, match="it is in use by another program"):  # one at a time
+            BoardLink(server.path, **FAST).connect()
 
 
 # --- no board at all ---------------------------------------------------------------------------------
