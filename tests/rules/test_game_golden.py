@@ -214,3 +214,20 @@ def test_crib_simulate_writes_a_game_file_that_crib_replay_accepts(
     assert "wins game 1" in out or "win game 1" in out
     game = load_game(io.StringIO(text))
     assert game.over and game.variant.name == variant
+
+
+def test_crib_replay_reads_standard_input_when_given_a_dash(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (GAMES / "three-player.crib").read_text(encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["replay", "-"]) == 0
+    assert "final scores: player 0 11, player 1 15, player 2 6" in capsys.readouterr().out
+
+
+def test_crib_replay_of_a_missing_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["replay", str(tmp_path / "nowhere.crib")])
+    err = capsys.readouterr().err
+    assert status != 0 and err.count("\n") == 1 and "nowhere.crib" in err
