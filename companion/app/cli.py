@@ -65,6 +65,7 @@ def register(subparsers: Any) -> None:
     play.add_argument(
         "--pace", type=float, metavar="SECONDS", help="pause between replayed events (default 0.02)"
     )
+    play.add_argument("--speak", action="store_true", help="say every score aloud (needs espeak-ng)")
     play.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
     play.add_argument("--once", action="store_true", help="stop when the replay (or the camera) ends")
     play.add_argument("--json", action="store_true", help="print the deals and the result as JSON lines")
@@ -179,6 +180,16 @@ def run_play(args: argparse.Namespace) -> int:
     server = None
     controls = None
     camera = None
+    speaker = None
+    if args.speak:
+        from companion.app.speech import Speaker, espeak_command
+
+        command = espeak_command()
+        if command is None:
+            print("crib: --speak needs espeak-ng (apt-get install espeak-ng); no speech", file=sys.stderr)
+        else:
+            speaker = Speaker(command)
+            loop.listeners.append(speaker)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -229,6 +240,8 @@ def run_play(args: argparse.Namespace) -> int:
         loop.stop()
         if controls is not None:
             controls.close()
+        if speaker is not None:
+            speaker.close()
         if server is not None:
             server.stop()
         link.close()

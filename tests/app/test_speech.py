@@ -1,0 +1,33 @@
+"""Spoken call-outs: each score said as a player says it, by whatever speech command is installed."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from companion.app.events import CardLanded
+from companion.app.loop import GameLoop
+from companion.app.speech import Speaker
+
+from .helpers import lay, table
+
+
+def test_every_score_is_said_in_order_with_the_players_name(tmp_path: Path) -> None:
+    spoken = tmp_path / "spoken.txt"
+    script = f"import sys; open({str(spoken)!r}, 'a').write(sys.argv[1] + '\\n')"
+    speaker = Speaker([sys.executable, "-c", script])
+    loop = GameLoop(table())
+    loop.listeners.append(speaker)
+    loop.step(lay("player0 Ah")[0])
+    loop.step(lay("player1 Kd")[0])
+    loop.step(CardLanded("Jc", "starter"))
+    deadline = time.monotonic() + 10
+    while not spoken.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    loop.step(lay("player1 10s")[0])
+    loop.step(lay("player0 5h")[0])
+    speaker.close()
+    lines = spoken.read_text().splitlines()
+    assert lines[0] == "Ann: two for his heels"
+    assert lines[-1] == "Ann: fifteen two"
