@@ -110,8 +110,23 @@ def run_replay(args: argparse.Namespace) -> int:
 def _print_op(number: int, op: Operation, game: Game) -> None:
     print(f"{number:>4}  {op.note}")
     for scoring in op.scores:
-        what = scoring.explanation or scoring.reason
+        said, _, aside = scoring.explanation.partition(" (claimed")
+        if not said or said in op.note:  # the note already says the count: add only what the claim did
+            why = f" (claimed{aside}" if aside else ""
+        else:
+            why = f": {scoring.explanation}"
         print(
-            f"        {_track(game, scoring.side)} pegs {scoring.points} ({scoring.reason}: {what}): "
-            f"{scoring.rear} -> {scoring.forward}"
+            f"        {_track(game, scoring.side)} pegs {scoring.points} for the {_REASONS[scoring.reason]}"
+            f"{why} ({scoring.rear} -> {scoring.forward})"
         )
+
+
+_REASONS = {
+    "play": "play",
+    "hand": "hand",
+    "crib": "crib",
+    "heels": "heels",
+    "three-for-last": "three for last",
+    "muggins": "muggins",
+    "over-claim": "over-claim",
+}

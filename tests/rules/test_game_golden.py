@@ -159,9 +159,12 @@ def test_crib_replay_prints_every_score_explained_and_the_final_scores(
     status = main(["replay", str(GAMES / "six-card-whole-game.crib")])
     out = capsys.readouterr().out
     assert status == 0
-    assert "player 0 pegs 29 (hand: fifteen two, fifteen four, fifteen six, fifteen eight" in out
+    assert "player 0 shows their hand 5h 5d 5s Jc with 5c: fifteen two, fifteen four, fifteen six" in out
+    assert "player 0 pegs 29 for the hand (3 -> 32)" in out
     assert "a double pair royal of fives is twenty-eight, and one for his nobs is twenty-nine" in out
-    assert "player 1 pegs 4 (play:" in out and "a run of three for three" in out
+    assert "player 1 lays 10h: twenty-nine, a run of three for three, one for last" in out
+    assert "player 1 pegs 4 for the play (0 -> 4)" in out
+    assert "player 1 pegs 5 for the hand (116 -> 121)" in out  # the winning peg stops in the game hole
     assert out.rstrip().endswith("final scores: player 0 115, player 1 121\nplayer 1 wins game 1")
 
 
