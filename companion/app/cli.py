@@ -169,7 +169,7 @@ def run_play(args: argparse.Namespace) -> int:
         from companion.app.simulate import DEMO_PATH, Recording
 
         recording = Recording.load(args.recording or DEMO_PATH)
-        config = config.with_changes(mode=recording.mode)
+        config = config.with_changes(mode=recording.mode, variant=recording.variant)
     journal = Journal(db_path)
     table = Table(journal, config)
     hub = ScoreboardHub()

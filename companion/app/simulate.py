@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from companion.app.events import (
 from companion.cards import Card, full_deck
 from companion.rules.game import Counting, Game, Phase, Settings
 from companion.rules.show import score_hand
+from companion.rules.variants import variant_named
 
 __all__ = ["DEMO_PATH", "Recording", "demo_recording", "script_game"]
 
@@ -51,11 +52,13 @@ class Recording:
     deal_scores: tuple[tuple[int, int], ...]
     final: tuple[int, int]
     winner: int
+    variant: str = "six-card"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "mode": self.mode,
+            "variant": self.variant,
             "final": list(self.final),
             "winner": self.winner,
             "deal_scores": [list(s) for s in self.deal_scores],
@@ -71,6 +74,7 @@ class Recording:
             deal_scores=tuple((int(a), int(b)) for a, b in data["deal_scores"]),
             final=(int(data["final"][0]), int(data["final"][1])),
             winner=int(data["winner"]),
+            variant=str(data.get("variant", "six-card")),
         )
 
     def save(self, path: str | Path) -> None:
@@ -90,10 +94,13 @@ class Recording:
             raise ValueError(f"{path} is not a recorded game ({error})") from None
 
 
-def script_game(seed: int, *, mode: str = "auto", miss_rate: float = 0.3) -> Recording:
-    """Play one whole game to 121 with seeded dealing; return what the table would have seen."""
+def script_game(
+    seed: int, *, mode: str = "auto", miss_rate: float = 0.3, variant: str = "six-card"
+) -> Recording:
+    """Play one whole game to the target with seeded dealing; return what the table would have seen."""
     rng = random.Random(seed)
-    referee = Game(Settings(counting=Counting(mode), match_games=1))
+    referee = Game(Settings(variant=variant_named(variant), counting=Counting(mode), match_games=1))
+    dealt, thrown_each = referee.variant.dealt, referee.variant.thrown
     events: list[Event] = []
     deal_scores: list[tuple[int, int]] = []
 
@@ -114,15 +121,15 @@ def script_game(seed: int, *, mode: str = "auto", miss_rate: float = 0.3) -> Rec
         assert dealer is not None
         pack = list(full_deck())
         rng.shuffle(pack)
-        hands = {p: pack[6 * i : 6 * i + 6] for i, p in enumerate(((dealer + 1) % 2, dealer))}
+        hands = {p: pack[dealt * i : dealt * i + dealt] for i, p in enumerate(((dealer + 1) % 2, dealer))}
         for player in ((dealer + 1) % 2, dealer):
             referee.deal(player, hands[player])
         crib: list[Card] = []
         for player in ((dealer + 1) % 2, dealer):
-            thrown = rng.sample(hands[player], 2)
+            thrown = rng.sample(hands[player], thrown_each)
             referee.discard(player, thrown)
             crib += thrown
-        starter = pack[12]
+        starter = pack[2 * dealt]
         referee.turn_starter(starter)
         land(starter, "starter")
         laid: list[tuple[int, Card]] = []
@@ -188,6 +195,7 @@ def script_game(seed: int, *, mode: str = "auto", miss_rate: float = 0.3) -> Rec
         deal_scores=tuple(deal_scores),
         final=(referee.scores[0], referee.scores[1]),
         winner=referee.winner,
+        variant=variant,
     )
 
 
@@ -211,7 +219,7 @@ def demo_recording() -> Recording:
     same_suit = [c for c in full_deck() if c.suit is card.suit and c != card]
     misread = next(c for c in same_suit if c.pips == min(card.pips + 2, 10))
     events[at:at] = [CardLanded(str(misread), real.zone), Undo()]
-    return Recording(base.seed, base.mode, tuple(events), base.deal_scores, base.final, base.winner)
+    return replace(base, events=tuple(events))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,16 @@ def test_a_whole_game_from_the_camera_ends_with_the_referees_scores(mode: str, s
     assert [tuple(row["scores"]) for row in deal_rows(played.game)] == list(recording.deal_scores)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_five_card_cribbage_to_61_followed_from_the_camera(seed: int) -> None:
+    recording = script_game(seed, variant="five-card")
+    played = table(variant="five-card")
+    feed(played, recording.events)
+    assert played.game.target == 61
+    assert tuple(played.game.scores) == recording.final
+    assert [tuple(row["scores"]) for row in deal_rows(played.game)] == list(recording.deal_scores)
+
+
 def test_a_finished_game_is_kept_with_each_players_statistics(tmp_path: Path) -> None:
     recording = script_game(7)  # a skunk: 86 to 121
     assert min(recording.final) < 91
