@@ -1,4 +1,4 @@
-"""The virtual board is a faithful stand-in: it lights exactly what the real firmware lights.
+"""The virtual board is a faithful stand-in: it answers and lights exactly as the real firmware does.
 
 The firmware runs unmodified in the simulator (``companion.board.sim``, built by ``make -C firmware
 all``, which the test script runs first); the link shows the same states to it, and every latched frame
@@ -8,15 +8,18 @@ the simulator decodes from the LED data pin must equal the virtual board's drawi
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
+import serial
 
 from companion.board.layout import Layout
 from companion.board.link import BoardLink
+from companion.board.protocol import Frame, FrameDecoder
 from companion.board.sim import DEFAULT_FIRMWARE, DEFAULT_HARNESS, SimulatedBoard
 from companion.board.state import BoardState, Colour, Mode, Pegs, Tentative
-from companion.board.virtual import current_ma, draw
+from companion.board.virtual import VirtualBoard, current_ma, draw
 
 LAYOUT = Layout.load()
 
@@ -77,3 +80,59 @@ def test_the_first_frame_of_a_claim_shows_the_claimed_hole(firmware: SimulatedBo
         frame = firmware.wait_frame(after=before, timeout=2.0)
         assert [Colour(*rgb) for rgb in frame.leds] == list(draw(state, LAYOUT, phase_s=0.0))
         link.show(BoardState.playing((0, 0), (0, 0)))
+
+
+def _requests(rng: random.Random) -> list[bytes]:
+    """Requests of every kind: good ones, refused ones and ones damaged on the way."""
+    fixed = [
+        Frame(1, "HELLO"),
+        Frame(2, "PING", ("now",)),
+        Frame(None, "PING"),
+        Frame(3, "STATE", ("t=0,0",)),
+        Frame(4, "STATE", ("b=0064",)),
+        Frame(5, "STATE", ("p0=5,0,00C0FF", "m=game")),
+        Frame(6, "STATE", ("b=-1",)),
+        Frame(7, "STATE", ("p0=1,2,00c0ff", "m=game")),
+        Frame(8, "STATE", ("t=-1,5",)),
+        Frame(9, "STATE", ("p1=0,0,FF6000", "p1=0,0,FF6000")),
+        Frame(10, "STATE", ("x",)),
+        Frame(11, "STATE", ("w=2",)),
+        Frame(12, "BLINK"),
+        Frame(13, "GET"),
+    ]
+    out = [frame.encode() for frame in fixed]
+    out += [b"@0E*00\n", b"@0F PING  *C0\n", b"@10 STATE " + b"a" * 120 + b"\n", b"noise @11 PING*8B\n"]
+    for seq in range(0x20, 0x20 + 60):
+        state = _random_state(rng)  # game mode, no claim: the board stays still between requests
+        frame = bytearray(Frame(seq, "STATE", state.to_command()).encode())
+        roll = rng.random()
+        if roll < 0.3:  # a byte changed
+            frame[rng.randrange(1, len(frame) - 1)] = rng.randrange(256)
+        elif roll < 0.4:  # a byte lost
+            del frame[rng.randrange(1, len(frame) - 1)]
+        out.append(bytes(frame))
+        if rng.random() < 0.2:
+            out.append(Frame(seq, "GET").encode())
+    return out
+
+
+def test_every_request_is_answered_exactly_as_the_firmware_answers_it(firmware: SimulatedBoard) -> None:
+    rng = random.Random(7)
+    with serial.Serial(firmware.port, 115200, timeout=0.15) as port:
+        deadline = time.monotonic() + 3.0  # opening the port reset the chip: wait until it runs
+        while b" READY " not in port.readline():
+            assert time.monotonic() < deadline, "the simulated chip did not start"
+        still = Frame(0x1F, "STATE", ("m=game",)).encode()  # not the idle animation: no refresh races
+        port.write(still)
+        assert port.readline() == Frame(0x1F, "OK").encode()
+        port.write(Frame(0x1E, "HELLO").encode())
+        (hello,) = FrameDecoder().feed(port.readline())
+        assert isinstance(hello, Frame)
+        virtual = VirtualBoard(firmware=hello.options()["fw"])  # the one answer that may differ
+        port.write(still)
+        assert port.readline() == virtual.receive(still)
+        for request in _requests(rng):
+            port.write(request)
+            answer = port.readline() if request.endswith(b"\n") and b"@" in request else port.read(100)
+            assert answer == virtual.receive(request), request
+        assert firmware.lost_count == 0
