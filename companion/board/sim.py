@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -139,12 +140,16 @@ class SimulatedBoard:
         self._violations: list[TimingViolation] = []
         self._lost: list[LostByte] = []
         self._events: list[dict[str, object]] = []
-        self._proc: subprocess.Popen[str] | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._reader: threading.Thread | None = None
         self._stderr_reader: threading.Thread | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=50)
         self._port: str | None = None
         self._ended = False
+        self._fd: int | None = None  # the harness's stdout, read without blocking
+        self._pump_lock = threading.Lock()
+        self._partial = b""
+        self._eof = False
 
     # ---- lifecycle
 
@@ -172,9 +177,10 @@ class SimulatedBoard:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
-            bufsize=1,
         )
+        assert self._proc.stdout is not None
+        self._fd = self._proc.stdout.fileno()
+        os.set_blocking(self._fd, False)
         self._reader = threading.Thread(target=self._read_reports, name="crib-sim-reports", daemon=True)
         self._stderr_reader = threading.Thread(target=self._read_stderr, name="crib-sim-stderr", daemon=True)
         self._reader.start()
@@ -201,6 +207,8 @@ class SimulatedBoard:
         for thread in (self._reader, self._stderr_reader):
             if thread is not None:
                 thread.join(timeout=5)
+        with self._pump_lock:
+            self._fd = None
         if proc.stdout is not None:
             proc.stdout.close()
         if proc.stderr is not None:
@@ -217,38 +225,45 @@ class SimulatedBoard:
 
     @property
     def frame_count(self) -> int:
+        self._pump()
         with self._cond:
             return self._frame_count
 
     @property
     def frames(self) -> list[LedFrame]:
         """The latest frames (up to ``keep_frames``), oldest first."""
+        self._pump()
         with self._cond:
             return list(self._frames)
 
     @property
     def latest_frame(self) -> LedFrame | None:
+        self._pump()
         with self._cond:
             return self._frames[-1] if self._frames else None
 
     @property
     def violations(self) -> list[TimingViolation]:
+        self._pump()
         with self._cond:
             return list(self._violations)
 
     @property
     def lost(self) -> list[LostByte]:
+        self._pump()
         with self._cond:
             return list(self._lost)
 
     @property
     def lost_count(self) -> int:
+        self._pump()
         with self._cond:
             return len(self._lost)
 
     @property
     def events(self) -> list[dict[str, object]]:
         """Every report so far (frames included), as decoded JSON objects."""
+        self._pump()
         with self._cond:
             return list(self._events)
 
@@ -256,6 +271,7 @@ class SimulatedBoard:
 
     def wait_frame(self, after: int | None = None, timeout: float = 5.0) -> LedFrame:
         """The first frame numbered above ``after`` (default: the next frame from now)."""
+        self._pump()
         with self._cond:
             floor = self._frame_count if after is None else after
         return self.wait_for_frame(lambda frame: frame.number > floor, timeout=timeout)
@@ -264,8 +280,9 @@ class SimulatedBoard:
         """The first frame, among those kept and those to come, for which ``predicate`` is true."""
         deadline = time.monotonic() + timeout
         checked = 0  # frames numbered up to this one have been tried
-        with self._cond:
-            while True:
+        while True:
+            self._pump()
+            with self._cond:
                 for frame in list(self._frames):
                     if frame.number > checked and predicate(frame):
                         return frame
@@ -275,8 +292,9 @@ class SimulatedBoard:
     def wait_event(self, name: str, after: int = 0, timeout: float = 5.0) -> dict[str, object]:
         """The first report called ``name`` at index ``after`` or later in ``events``."""
         deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
+        while True:
+            self._pump()
+            with self._cond:
                 for event in self._events[after:]:
                     if event.get("event") == name:
                         return event
@@ -285,19 +303,23 @@ class SimulatedBoard:
     def reset(self, timeout: float = 5.0) -> None:
         """Reset the chip now, as its reset button would; returns once it has restarted."""
         proc = self._require_running()
+        self._pump()
         with self._cond:
             mark = len(self._events)
         proc.send_signal(signal.SIGUSR1)
         deadline = time.monotonic() + timeout
-        with self._cond:
-            while not any(
-                e.get("event") == "start" and e.get("reason") == "signal" for e in self._events[mark:]
-            ):
+        while True:
+            self._pump()
+            with self._cond:
+                if any(
+                    e.get("event") == "start" and e.get("reason") == "signal" for e in self._events[mark:]
+                ):
+                    return
                 self._wait(deadline, "the chip to restart")
 
     # ---- internals
 
-    def _require_running(self) -> subprocess.Popen[str]:
+    def _require_running(self) -> subprocess.Popen[bytes]:
         if self._proc is None or self._proc.poll() is not None:
             raise SimulatorError(f"the simulator harness is not running{self._stderr_tail()}")
         return self._proc
@@ -322,25 +344,50 @@ class SimulatedBoard:
         proc = self._proc
         assert proc is not None and proc.stderr is not None
         for line in proc.stderr:
-            self._stderr.append(line)
+            self._stderr.append(line.decode("utf-8", "replace"))
+
+    def _pump(self) -> None:
+        """Record whatever the harness has reported so far, without blocking.
+
+        Every accessor pumps first. The harness writes a frame's report before the chip's reply to the
+        request that caused it reaches the pty, so a caller holding that reply always sees the frame,
+        however far behind the background reader is.
+        """
+        with self._pump_lock:
+            while self._fd is not None and not self._eof:
+                try:
+                    chunk = os.read(self._fd, 1 << 16)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self._eof = True
+                    with self._cond:
+                        self._ended = True
+                        self._cond.notify_all()
+                    return
+                received = time.monotonic()
+                *lines, self._partial = (self._partial + chunk).split(b"\n")
+                for line in lines:
+                    try:
+                        event = json.loads(line)
+                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        continue
+                    if isinstance(event, dict):
+                        self._record(event, received)
 
     def _read_reports(self) -> None:
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        try:
-            for line in proc.stdout:
-                received = time.monotonic()
-                try:
-                    event = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if not isinstance(event, dict):
-                    continue
-                self._record(event, received)
-        finally:
-            with self._cond:
-                self._ended = True
-                self._cond.notify_all()
+        """Keep the harness's pipe drained (a full pipe would stall the simulated chip) and wake waiters."""
+        while not self._eof:
+            fd = self._fd
+            if fd is None:
+                return
+            try:
+                select.select([fd], [], [], 0.1)
+            except (OSError, ValueError):
+                return
+            self._pump()
 
     def _record(self, event: dict[str, object], received: float) -> None:
         kind = event.get("event")
