@@ -357,6 +357,7 @@ static avr_cycle_count_t poll_timer(avr_t *a, avr_cycle_count_t when, void *para
     (void)a;
     (void)param;
     int open_now = slave_is_open();
+    fix_uart_rate(); /* also for what the chip sends before the host says anything */
     if (open_now && !host_open)
         pending_open = 1;
     else if (!open_now && host_open)
