@@ -52,6 +52,7 @@ VIRTUAL_URL = "virtual://"
 BAUD = 115200
 _READ_SLICE_S = 0.01  # how long one read waits for a byte before the link checks its deadlines
 _HELLO_INTERVAL_S = 0.25
+_MAX_RECONNECTIONS = 3  # within one request
 #: NAK reasons that refuse the request itself: resending may be a retry, reopening the port will not help.
 _REFUSALS = frozenset({"syntax", "range", "unknown"})
 
@@ -370,6 +371,7 @@ class BoardLink:
             self._connect(first=not self._ever_connected, restore=restore)
         problem = "no reply"
         reopened = False
+        reconnections = 0
         attempt = 0
         while attempt < self.attempts:
             attempt += 1
@@ -382,6 +384,11 @@ class BoardLink:
             except OSError as error:
                 log.warning("the board at %s went away (%s); reconnecting", self.url, _sentence(error))
                 self._drop_port()
+                reconnections += 1
+                if reconnections > _MAX_RECONNECTIONS:  # it comes back and fails again: a bad cable
+                    raise BoardError(
+                        f"the board at {self.url} keeps going away: {_sentence(error)}"
+                    ) from None
                 self._connect(first=False, restore=restore)
                 attempt = 0  # a fresh board: the attempts start over
                 continue

@@ -47,6 +47,14 @@ class ScriptedPeer:
         self._frames.clear()
         self._decoder.reset()
 
+    def hang_up(self) -> None:
+        """Drop the connection but keep the port: the link can open it again at once."""
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
+        self._frames.clear()
+        self._decoder.reset()
+
     def accept(self, timeout: float = 3.0) -> None:
         """Wait for the link to open the port (a fresh connection replaces any old one)."""
         assert self._listener is not None

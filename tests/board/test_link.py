@@ -199,6 +199,18 @@ def test_reconnects_when_the_port_vanishes_and_comes_back(peer: Any, pool: Threa
     link.close()
 
 
+def test_a_board_that_keeps_going_away_is_given_up(peer: Any, pool: ThreadPoolExecutor) -> None:
+    link = BoardLink(peer.url, **FAST)
+    done = _later(pool, link.show, STATE)
+    for _ in range(4):  # a bad cable: the port opens, the board answers, then the line drops
+        peer.handshake()
+        peer.expect("STATE")
+        peer.hang_up()
+    with pytest.raises(BoardError, match="keeps going away"):
+        done.result(timeout=10)
+    link.close()
+
+
 def test_after_a_reconnection_the_last_state_is_restored_first(peer: Any, pool: ThreadPoolExecutor) -> None:
     link = BoardLink(peer.url, **FAST)
     done = _later(pool, link.show, STATE)
