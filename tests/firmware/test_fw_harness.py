@@ -70,3 +70,20 @@ def test_the_wire_feed_loses_what_a_real_chip_loses_during_a_refresh(built: None
             assert abs(board.lost_count - expected) <= 2, (board.lost_count, expected)
         finally:
             wire.port.close()
+
+
+def test_without_the_wire_feed_simavr_would_hide_the_loss(built: None) -> None:
+    """simavr's own UART buffers 64 bytes and never drops one: the reason the harness has a wire feed."""
+    with SimulatedBoard(feed="fifo") as board:
+        wire = Wire(open_port(board))
+        try:
+            wire.request_until_ok("STATE m=game p0=1,2,00C0FF")
+            before = board.frame_count
+            burst = b"".join(frame(0x80 + i, "PING") for i in range(4))
+            wire.port.write(frame(0x70, "STATE m=game p0=3,4,00C0FF") + burst)
+            board.wait_frame(after=before, timeout=2.0)
+            for i in range(4):  # every PING sent during the refresh got through
+                assert wire.reply_to(0x80 + i).ok
+            assert board.lost_count == 0
+        finally:
+            wire.port.close()

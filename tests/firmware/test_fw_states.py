@@ -289,3 +289,14 @@ def test_the_firmware_sleeps_when_it_has_nothing_to_do(sim: tuple[SimulatedBoard
     board.wait_event("load", after=len(board.events), timeout=3.0)
     busy = board.wait_event("load", after=len(board.events), timeout=3.0)
     assert 5.0 < float(str(busy["awake_pct"])) < 40.0
+
+
+def test_the_frame_is_reported_by_the_time_its_reply_is_read(sim: tuple[SimulatedBoard, Wire]) -> None:
+    """What a caller of the link relies on: once ``show`` returns, ``latest_frame`` is the new frame."""
+    board, wire = sim
+    rng = random.Random(99)
+    for _ in range(20):
+        state = random_state(rng)
+        assert wire.request(state.command()).ok
+        latest = board.latest_frame  # no waiting
+        assert latest is not None and list(latest.leds) == expected_leds(state)
