@@ -233,6 +233,7 @@ def render_svg(layout: Layout, leds: Sequence[Colour], *, title: str = "") -> st
         f"<title>{escape(title or layout.name)}</title>",
         f'<rect class="board" x="0" y="0" width="{width:g}" height="{height:g}" rx="6" fill="#b5834a"/>',
     ]
+    out += _svg_labels(layout)
     for start in layout.start_holes:
         out.append(
             f'<circle class="start" data-track="{start.track}" data-peg="{start.peg}" '
@@ -252,6 +253,26 @@ def render_svg(layout: Layout, leds: Sequence[Colour], *, title: str = "") -> st
         )
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _svg_labels(layout: Layout) -> list[str]:
+    """Hole numbers every ten holes, on the side of each column away from its track's other column."""
+    labels = []
+    for hole in layout.holes:
+        if hole.hole % 10 and hole.hole != layout.holes_per_track:
+            continue
+        half = layout.holes_per_track // 2
+        partner = layout.hole(hole.track, hole.hole + half if hole.hole <= half else max(1, hole.hole - half))
+        side = 1.0 if hole.x_mm >= partner.x_mm else -1.0
+        if hole.hole == layout.holes_per_track:  # the game hole: its number below it
+            x, y, anchor = hole.x_mm, hole.y_mm + 6.5, "middle"
+        else:
+            x, y, anchor = hole.x_mm + side * 3.5, hole.y_mm + 1.1, "start" if side > 0 else "end"
+        labels.append(
+            f'<text class="label" x="{x:g}" y="{y:g}" font-size="3" text-anchor="{anchor}" '
+            f'font-family="sans-serif" fill="#3a2614">{hole.hole}</text>'
+        )
+    return labels
 
 
 # --- the board -------------------------------------------------------------------------------------
