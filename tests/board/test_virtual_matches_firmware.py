@@ -72,6 +72,26 @@ def test_a_full_white_win_is_capped_alike(firmware: SimulatedBoard) -> None:
         link.show(BoardState.playing((0, 0), (0, 0)))
 
 
+@pytest.mark.parametrize(
+    "state",
+    [
+        BoardState(),  # the idle pattern
+        BoardState(Mode.TEST, 200, BoardState.playing((1, 2), (3, 4)).pegs),
+        BoardState(Mode.WIN, 90, BoardState.playing((100, 112), (115, 121)).pegs, None, 1),
+    ],
+    ids=["idle", "test", "win"],
+)
+def test_the_first_frame_of_each_animation_is_drawn_alike(
+    firmware: SimulatedBoard, state: BoardState
+) -> None:
+    with BoardLink(firmware.port, heartbeat=None) as link:
+        before = firmware.frame_count
+        link.show(state)
+        frame = firmware.wait_frame(after=before, timeout=2.0)
+        assert [Colour(*rgb) for rgb in frame.leds] == list(draw(state, LAYOUT, phase_s=0.0))
+        link.show(BoardState.playing((0, 0), (0, 0)))
+
+
 def test_the_first_frame_of_a_claim_shows_the_claimed_hole(firmware: SimulatedBoard) -> None:
     state = BoardState.playing((10, 20), (30, 40), tentative=Tentative(1, 47))
     with BoardLink(firmware.port, heartbeat=None) as link:
