@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (match_id, seq)
 );
+CREATE TABLE IF NOT EXISTS notes (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (match_id, key)
+);
 CREATE TABLE IF NOT EXISTS games (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     number INTEGER NOT NULL,
@@ -227,6 +233,22 @@ class Journal:
         return SavedMatch(
             int(match_id), json.loads(settings), tuple(json.loads(players)), self.actions(int(match_id))
         )
+
+    def set_note(self, match_id: int, key: str, value: Any) -> None:
+        """Keep something the table has seen that is not (yet) an action -- the crib cards turned up
+        before the crib is counted -- so a restart does not forget it."""
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO notes (match_id, key, value) VALUES (?, ?, ?)",
+                (match_id, key, json.dumps(value)),
+            )
+
+    def note(self, match_id: int, key: str, default: Any = None) -> Any:
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT value FROM notes WHERE match_id = ? AND key = ?", (match_id, key)
+            ).fetchone()
+        return default if row is None else json.loads(row[0])
 
     def abandon(self, match_id: int) -> None:
         """Give up a match (a new game was asked for): it stays in the file, and its finished games count."""

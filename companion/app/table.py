@@ -136,6 +136,7 @@ class Table:
             self._group = max((int(a.get(_GROUP, 0)) for a in saved.actions), default=0)
             self.cursor = max((int(a.get(_CURSOR, -1)) for a in saved.actions), default=-1)
             self._recorded = len(self.game.games)
+            self._crib_seen = [Card.parse(c) for c in journal.note(saved.id, "crib_seen", [])]
             self._event_cursor = None if self.cursor < 0 else self.cursor
             self._auto()  # finish automatic counts a power cut interrupted (they follow from the state)
             self._sync_record()
@@ -157,7 +158,13 @@ class Table:
     def _reset_follower(self) -> None:
         self.correction = None
         self.dial = {0: 0, 1: 0}
-        self._crib_seen = []
+        self._set_crib_seen([])
+
+    def _set_crib_seen(self, cards: list[Card]) -> None:
+        """The crib cards seen so far, kept in the journal too (they are not actions until counted)."""
+        if cards != self._crib_seen or not cards:
+            self._crib_seen = cards
+            self.journal.set_note(self.match_id, "crib_seen", [str(c) for c in cards])
 
     def new_match(self) -> None:
         """Abandon (or close, if decided) the match in progress and start afresh."""
@@ -412,8 +419,8 @@ class Table:
         if game.phase in (Phase.DEAL, Phase.DISCARD):
             actions += [Discard(p) for p in range(players) if p not in state.discarded]
         actions.append(TurnStarter(card))
-        self._crib_seen = []
         self._do(actions)
+        self._set_crib_seen([])
 
     def _lay(self, card: Card, zone: str) -> None:
         player = PLAYER_ZONES.get(zone)
@@ -450,7 +457,7 @@ class Table:
             return  # a card of the play or the starter, seen again as the hands are shown
         if len(self._crib_seen) >= 4:
             raise_refusal("the crib already has four cards")
-        self._crib_seen.append(card)
+        self._set_crib_seen([*self._crib_seen, card])
         self._auto()
 
     def _crib_cards(self) -> tuple[Card, ...] | None:
@@ -474,7 +481,7 @@ class Table:
             if cards is None:
                 return
             self._do_in_group(Count(player, "crib", cards))
-            self._crib_seen = []
+            self._set_crib_seen([])
 
     def _do_in_group(self, action: Action) -> None:
         """An automatic action joins the group of the event that caused it (one undo takes both back)."""
