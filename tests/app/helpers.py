@@ -14,7 +14,8 @@ NAMES = ("Ann", "Bob")
 
 
 def config(mode: str = "auto", **changes: object) -> TableConfig:
-    return TableConfig(players=NAMES, mode=mode, games_to_win=1, pin="1234", **changes)  # type: ignore[arg-type]
+    settings: dict[str, object] = {"players": NAMES, "mode": mode, "games_to_win": 1, "pin": "1234"}
+    return TableConfig(**(settings | changes))  # type: ignore[arg-type]
 
 
 def table(path: Path | str = ":memory:", mode: str = "auto", **changes: object) -> Table:

@@ -147,3 +147,37 @@ def turn(factory: object, a: int, b: int, clicks: int) -> None:
         for pin, level in ((first, 0), (second, 0), (first, 1), (second, 1)):
             mock = factory.pin(pin)  # type: ignore[attr-defined]
             mock.drive_low() if level == 0 else mock.drive_high()
+
+
+def test_a_restarted_companion_relights_the_board_as_it_was(tmp_path: Path) -> None:
+    recording = script_game(8)
+    name = f"relight-{uuid.uuid4().hex}"
+    first = GameLoop(table(tmp_path / "t.db"))
+    for event in recording.events[:90]:
+        first.step(event)
+    pegs = [(p.rear, p.forward) for p in first.table.game.snapshot().pegs]
+    assert any(forward for _, forward in pegs)
+    first.table.journal.close()  # the power goes
+    VirtualBoard.forget(name)  # and the board forgets what it showed
+    with BoardLink(f"virtual://{name}", heartbeat=None) as link:
+        again = GameLoop(table(tmp_path / "t.db"), board=link, hub=ScoreboardHub())
+        again.start()
+        again.stop()
+        shown = VirtualBoard.named(name).state
+    VirtualBoard.forget(name)
+    assert [(p.rear, p.forward) for p in shown.pegs] == pegs
+    assert again.hub is not None and [tuple(p) for p in again.hub.view["pegs"]] == pegs
+
+
+def test_a_match_goes_on_to_the_next_game_and_keeps_the_games_won(tmp_path: Path) -> None:
+    first = script_game(7)  # Bob wins
+    loop = GameLoop(table(tmp_path / "t.db", games_to_win=2), hub=ScoreboardHub())
+    for event in first.events:
+        loop.step(event)
+    game = loop.table.game
+    assert game.phase is Phase.GAME_OVER and game.match_winner is None
+    assert loop.table.journal.games_won(loop.table.match_id) == (0, 1)
+    # The next card turned up starts game two of the match (the first deal alternates: no cut).
+    loop.step(CardLanded("5c", "starter"))
+    assert game.game_number == 2 and game.phase is Phase.PLAY and game.scores == [0, 0]
+    assert loop.hub is not None and loop.hub.view["match"]["games_won"] == [0, 1]
