@@ -1,10 +1,11 @@
 """Card pictures for the demo replay: a public-domain vector deck, rendered once and shipped as pixels.
 
-``crib play`` with no camera shows the companion working from camera frames.  The frames are drawn at
-replay time (:mod:`companion.app.frames`) from these pictures: Byron Knoll's public-domain vector deck
-(via notpeter/Vector-Playing-Cards) for the faces, and the public-domain saulspatz/SVGCards blue back for
-the pack, rendered here to ``data/deck.npz``.  Rendering needs ``cairosvg`` (the ``train`` extra) and
-the shared card data set; loading the shipped file needs only NumPy::
+``crib play --frames`` shows the companion working from camera frames.  The frames are drawn at replay
+time (:mod:`companion.app.frames`) from these pictures: the public-domain saulspatz/SVGCards "jumbo
+index" deck, faces and blue back, rendered here to ``data/deck.npz``.  (Its large indices are what a
+camera above a pub table reads best; Byron Knoll's deck, the other public-domain deck in the data set,
+was read less reliably by the recogniser in the demo's frames.)  Rendering needs ``cairosvg`` (the
+``train`` extra) and the shared card data set; loading the shipped file needs only NumPy::
 
     python -m companion.app.deck ../shared/datasets/cards/svg     # rewrites companion/app/data/deck.npz
 """
@@ -66,10 +67,13 @@ def _render(svg: Path, width: int) -> Image:
 
 def build(svg_root: Path, out: Path = DECK_PATH) -> None:
     """Render the faces and the back from the vector decks and write ``out``."""
+    suits = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
+    ranks = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
     faces: dict[str, Image] = {}
     for card in full_deck():
         text = str(card)
-        faces[text] = _render(svg_root / "byron-knoll" / f"{text[:-1]}{text[-1].upper()}.svg", CARD_WIDTH)
+        name = f"{suits[text[-1]]}{ranks.get(text[:-1], text[:-1])}.svg"
+        faces[text] = _render(svg_root / "saulspatz-jumbo" / name, CARD_WIDTH)
     back = _render(svg_root / "saulspatz-jumbo" / "blueBack.svg", CARD_WIDTH)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, back=back, **faces)  # type: ignore[arg-type]

@@ -113,7 +113,8 @@ class TableFilm:
 
     def _corners(self, laid: _Laid) -> tuple[tuple[float, float], ...]:
         p = laid.placement
-        h = p.width * 218 / 150
+        face = self.deck.face(laid.card)
+        h = p.width * face.shape[0] / face.shape[1]
         out = []
         for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
             x, y = dx * p.width / 2, dy * h / 2
