@@ -71,7 +71,7 @@ def _readme_commands() -> list[str]:
     return commands
 
 
-def _run(script: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def _run(script: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PATH"] = f"{ROOT / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(
