@@ -180,7 +180,6 @@ def read_firmware(firmware: Path = FIRMWARE) -> FirmwareFacts:
     try:
         ws = (firmware / "src" / "ws2812.h").read_text(encoding="utf-8")
         make = (firmware / "Makefile").read_text(encoding="utf-8")
-        board_h = (firmware / "src" / "board.h").read_text(encoding="utf-8")
         board_c = (firmware / "src" / "board.c").read_text(encoding="utf-8")
     except OSError as error:
         raise DrawingError(
@@ -188,7 +187,7 @@ def read_firmware(firmware: Path = FIRMWARE) -> FirmwareFacts:
         ) from None
 
     def find(pattern: str, text: str, what: str) -> re.Match[str]:
-        match = re.search(pattern, text, re.MULTILINE)
+        match = re.search(pattern, text, re.MULTILINE | re.DOTALL)
         if match is None:
             raise DrawingError(f"cannot find {what} in the firmware's sources")
         return match
@@ -196,15 +195,16 @@ def read_firmware(firmware: Path = FIRMWARE) -> FirmwareFacts:
     port = find(r"^#define WS2812_PORT PORT([A-D])\b", ws, "the LED data port").group(1)
     bit = int(find(r"^#define WS2812_BIT (\d+)", ws, "the LED data bit").group(1))
     cap = int(find(r"^CAP_MA\s*\?=\s*(\d+)", make, "the current cap (CAP_MA)").group(1))
-    model = find(r"(\d+) mA per LED plus (\d+) mA x channel/255", board_h, "the current model")
-    brightness = int(find(r"s->brightness = (\d+);", board_c, "the default brightness").group(1))
-    rgb = find(
-        r"default_rgb\[2\]\[3\] = \{ \{ 0x(..), 0x(..), 0x(..) \}, \{ 0x(..), 0x(..), 0x(..) \} \}",
-        board_c,
-        "the default colours",
-    ).groups()
-    colours = ("".join(rgb[:3]).upper(), "".join(rgb[3:]).upper())
-    return FirmwareFacts(port, bit, cap, float(model.group(1)), float(model.group(2)), brightness, colours)
+    # The current model, from the arithmetic of board_cap(): the LEDs' dark current is 1 mA each
+    # ("cap_ma - leds") and a channel at 255 draws the divisor's milliamps.
+    per_channel = find(r"\(cap_ma - leds\)\s*\*\s*255u?\)\s*/\s*(\d+)u?", board_c, "the current model")
+    brightness = int(find(r"s->brightness\s*=\s*(\d+)u?;", board_c, "the default brightness").group(1))
+    table = find(r"default_rgb\s*\[[^\]]*\]\s*\[3\]\s*=\s*\{(.*?)\};", board_c, "the default colours")
+    rgb = re.findall(r"0x([0-9A-Fa-f]{2})", table.group(1))
+    if len(rgb) < 6:
+        raise DrawingError("the firmware's default colours are not two RGB triples")
+    colours = ("".join(rgb[:3]).upper(), "".join(rgb[3:6]).upper())
+    return FirmwareFacts(port, bit, cap, 1.0, float(per_channel.group(1)), brightness, colours)
 
 
 # ------------------------------------------------------------------------------------------ SVG helpers
@@ -895,7 +895,7 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
         "",
         "## Power budget of the LED chain",
         "",
-        "The firmware's current model (`firmware/src/board.h`): "
+        "The firmware's current model (`board_cap()` in `firmware/src/board.c`): "
         f"{_n(fw.idle_ma_per_led)} mA per LED when dark, plus {_n(fw.full_ma_per_channel)} mA x value/255",
         "for each of red, green and blue. Before each frame goes out it scales the frame down to fit its cap "
         f"of **{cap} mA**",
