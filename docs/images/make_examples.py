@@ -2,8 +2,9 @@
 """Make the user guide's pictures of the table: ``python3 docs/images/make_examples.py [OUT_DIR]``.
 
 * ``table-example.jpg`` -- what the camera sees in the middle of a deal, at the frame sources' default
-  1280x720 and about 1.6 px per mm of table: the first player's three cards laid in the play (near edge),
-  the second player's two (far edge), the starter on the pack, the crib face down. The card faces are
+  1280x720 and 1.73 px per mm of table (cards 110 px wide, as in the recognition benchmark): the first
+  player's three cards laid in the play (near edge), the second player's two (far edge), the starter on
+  the pack, the crib face down. The card faces are
   photos of a real deck (``../shared/datasets/cards/real-crops``, MIT licence, see ``LICENSE-cards.txt``);
   the table top and the card backs are drawn here.
 * ``zones.png`` -- the same picture with the zones the companion's calibration sets for an empty table
@@ -25,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CROPS = ROOT.parent / "shared" / "datasets" / "cards" / "real-crops"
 WIDTH, HEIGHT = 1280, 720
-CARD_W = 100  # pixels: a 63.5 mm card at about 1.6 px per mm
+CARD_W = 110  # pixels: a 63.5 mm card at 1.73 px per mm, the scale recognition is benchmarked at
 CARD_H = round(CARD_W * 352 / 228)
 
 Image = npt.NDArray[np.uint8]
