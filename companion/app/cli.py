@@ -226,8 +226,11 @@ def run_play(args: argparse.Namespace) -> int:
                 from companion.app.frames import TableFilm, play_film
 
                 _say(args, f"replaying {source} ({counting}) as camera frames through the card recognition")
-                frames = play_film(TableFilm(recording, start=table.cursor + 1), loop, detect, stop=stop)
-                _say(args, f"{frames} frames read")
+                answers: list[str] = []
+                film = TableFilm(recording, start=table.cursor + 1)
+                frames = play_film(film, loop, detect, stop=stop, answers=answers)
+                asked = len(answers)
+                _say(args, f"{frames} frames read; the table asked {asked} times, answered from the film")
         else:
             from companion.app.camera import CameraFeed
 

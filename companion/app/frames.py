@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from companion.app.deck import Deck, load_deck
-from companion.app.events import CardLanded, CardLifted, Event, Undo
+from companion.app.events import CardLanded, CardLifted, Correct, Event, Undo
 from companion.app.simulate import Recording
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import Frame, Sighting
@@ -90,6 +90,7 @@ class TableFilm:
         pack = Placement(0.30 * WIDTH, 0.5 * HEIGHT, 3.0, CARD_PX)
         self._pack = compose(self.background, [self.deck.back], [pack])
         self._rng = np.random.default_rng(seed)
+        self._table = _Table()
         self.time = 0.0
 
     # -- where cards go ---------------------------------------------------------------------------
@@ -97,12 +98,12 @@ class TableFilm:
         jitter = float(self._rng.uniform(-5, 5))
         if zone in ("player0", "player1"):
             y = 0.80 * HEIGHT if zone == "player0" else 0.20 * HEIGHT
-            x = WIDTH / 2 + (slot - 2.5) * _ROW_STEP
+            x = WIDTH / 2 + (slot - 1.5) * _ROW_STEP
             angle = jitter if zone == "player0" else 180.0 + jitter
             return Placement(x, y, angle, CARD_PX)
         if zone == "starter":
             return Placement(0.32 * WIDTH, 0.5 * HEIGHT - 6, jitter, CARD_PX)
-        return Placement(0.62 * WIDTH + slot * _ROW_STEP, 0.5 * HEIGHT, jitter, CARD_PX)
+        return Placement(0.68 * WIDTH + (slot - 1.5) * _ROW_STEP, 0.5 * HEIGHT, jitter, CARD_PX)
 
     def _draw(self, table: _Table) -> Frame:
         return compose(
@@ -128,8 +129,14 @@ class TableFilm:
         return FilmFrame(index, self.time, image, None, truth)
 
     # -- the film ---------------------------------------------------------------------------------
+    def answer(self, zone: str) -> str | None:
+        """What a player at the table would answer when asked which card lies in ``zone``: the card laid
+        there last (the film knows; the table only asks)."""
+        cards = [c.card for c in self._table.laid if c.zone == zone]
+        return cards[-1] if cards else None
+
     def __iter__(self) -> Iterator[FilmFrame]:
-        table = _Table()
+        table = self._table = _Table()
         events = self.recording.events
         # Lay out the table as it stood at ``start`` (a resumed replay), without filming it.
         for event in events[: self.start]:
@@ -195,11 +202,16 @@ def play_film(
     detect: Callable[[FilmFrame], Sequence[Sighting]],
     *,
     stop: threading.Event | None = None,
+    answers: list[str] | None = None,
 ) -> int:
     """Run the film through ``detect`` and the vision's tracker into the loop, in order; returns frames.
 
     Events the camera does not see (claims, muggins, undo) are posted between the frames where they
     happened, and each is handled before the film goes on, so the replay is the same every time.
+
+    With ``answers`` (a list to fill), a question the table asks -- a card it could not read, a starter
+    it did not see -- is answered as a player would on the scoreboard, with the card the film laid
+    there, and each answer is noted in the list.
     """
     from companion.app.camera import table_zone
     from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, Tracker
@@ -224,4 +236,14 @@ def play_film(
             elif isinstance(event, CardLeft):
                 loop.post_at(CardLifted(str(event.card), table_zone(event.zone)), shot.index)
         loop.wait_idle(30)
+        correction = loop.table.correction
+        if answers is not None and correction is not None:
+            card = film.answer(correction.zone)
+            if card is not None and card != correction.seen:
+                answers.append(f"{correction.message} -- {card}")
+                loop.post_at(Correct(card, correction.zone, correction.seen), shot.index)
+            else:  # the card was read right but does not fit: a player would press undo to pass over it
+                answers.append(f"{correction.message} -- undo")
+                loop.post_at(Undo(), shot.index)
+            loop.wait_idle(30)
     return frames

@@ -119,6 +119,8 @@ class Table:
         self.notice = ""
         self.dial: dict[int, int] = {0: 0, 1: 0}
         self._crib_seen: list[Card] = []
+        self._held: list[tuple[str, str]] = []
+        """Cards laid while a correction is asked for, read once it is answered."""
         self._group = 0
         self._recorded = 0
         self._event_cursor: int | None = None
@@ -157,6 +159,7 @@ class Table:
 
     def _reset_follower(self) -> None:
         self.correction = None
+        self._held = []
         self.dial = {0: 0, 1: 0}
         self._set_crib_seen([])
 
@@ -219,6 +222,7 @@ class Table:
         if self.correction is not None:
             self.correction = None
             self.notice = "the unread card is ignored"
+            self._release_held()
             return True
         last = self.journal.actions(self.match_id)
         if not last:
@@ -267,6 +271,7 @@ class Table:
             case Correct(card, zone, _):
                 self.correction = None
                 self._landed(card, zone, corrected=True)
+                self._release_held()
             case CardLifted():
                 pass  # cards gathered up: nothing to score
             case Undo():
@@ -367,9 +372,19 @@ class Table:
     def _ask(self, message: str, zone: str, seen: str) -> None:
         self.correction = Correction(message, zone, seen, self._unseen(seen))
 
+    def _release_held(self) -> None:
+        """Cards laid while a correction was waiting, now read in order (until one needs asking about)."""
+        while self._held and self.correction is None:
+            text, zone = self._held.pop(0)
+            self._landed(text, zone)
+
     def _landed(self, text: str, zone: str, *, corrected: bool = False) -> None:
         if text == "back":
             return  # a face-down card: the pack, the crib, a hand put down
+        if self.correction is not None and not corrected:
+            # Nothing is read past a question: the answer may change what this card means.
+            self._held.append((text, zone))
+            return
         where = _zone_words(zone, self.players)
         if text == "unknown":
             self._ask(f"The camera could not read the card {where}: which card is it?", zone, "")
@@ -408,6 +423,11 @@ class Table:
 
     def _starter(self, card: Card, zone: str) -> None:
         if zone != STARTER_ZONE:
+            if zone in PLAYER_ZONES and self.game.phase is not Phase.CUT_FOR_DEAL:
+                # A card laid for the play before any starter was seen: the camera missed the starter.
+                self._held.append((str(card), zone))
+                self._ask("The starter has not been seen: which card was turned up?", STARTER_ZONE, "")
+                return
             self.notice = f"waiting for the starter: {card} {_zone_words(zone, self.players)} is not counted"
             return
         game = self.game

@@ -209,3 +209,27 @@ def test_a_new_game_abandons_the_old_one(tmp_path: Path) -> None:
     assert played.game.phase is Phase.CUT_FOR_DEAL and played.game.actions == ()
     again = Table(Journal(tmp_path / "t.db"), config())
     assert again.game.actions == () and again.match_id == played.match_id
+
+
+def test_a_starter_the_camera_missed_is_asked_for_and_the_cards_laid_meanwhile_wait() -> None:
+    played = table()
+    feed(played, lay("player0 Ah", "player1 Kd"))  # Ann deals; no starter is seen
+    played.handle(CardLanded("10s", "player1"))
+    assert played.correction is not None and "starter has not been seen" in played.correction.message
+    played.handle(CardLanded("5h", "player0"))  # laid while the question waits: held, not guessed at
+    assert played.game.phase is not Phase.PLAY
+    played.handle(Correct("Jc", "starter"))
+    assert played.correction is None
+    assert played.game.deal_state.starter is not None and str(played.game.deal_state.starter) == "Jc"
+    assert played.game.scores == [4, 0]  # two for his heels, then fifteen two with the held 5
+    assert [str(c) for _, c in played.game.snapshot().deal_cards] == ["10s", "5h"]
+
+
+def test_cards_laid_while_a_card_is_asked_about_are_read_after_the_answer() -> None:
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s")])
+    played.handle(CardLanded("unknown", "player0"))
+    played.handle(CardLanded("10d", "player1"))
+    assert played.game.snapshot().count == 10  # nothing read past the question
+    played.handle(Correct("5h", "player0"))
+    assert played.game.snapshot().count == 25 and played.game.scores == [2, 0]
