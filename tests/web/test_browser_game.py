@@ -164,3 +164,39 @@ def test_a_finished_game_shows_in_the_players_statistics(
     expect(bob.nth(4)).to_have_text("1")  # skunks given
     ann = page.get_by_test_id("stats").locator('tr[data-player="Ann"] td')
     expect(ann.nth(5)).to_have_text("1")  # skunked
+
+
+def test_muggins_is_offered_on_the_page_and_called_with_the_pin(browser: Browser, tmp_path: Path) -> None:
+    from companion.app.events import CallMuggins
+
+    config = TableConfig(players=("Ann", "Bob"), games_to_win=1, pin=PIN, mode="claims", muggins_seconds=60)
+    journal = Journal(tmp_path / "m.db")
+    hub = ScoreboardHub()
+    loop = GameLoop(Table(journal, config), hub=hub)
+    server = ScoreboardServer(create_app(hub, loop.post, PIN), host="127.0.0.1", port=0)
+    context = browser.new_context()
+    try:
+        for event in script_game(3, mode="claims", miss_rate=1.0).events:
+            if isinstance(event, CallMuggins):
+                break
+            loop.step(event)
+        offer = loop.table.game.offer
+        assert offer is not None
+        caller = 1 - offer.against
+        page = context.new_page()
+        page.goto(server.url)
+        banner = page.get_by_test_id("muggins")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text(f"left {offer.points} behind")
+        before = loop.table.game.scores[caller]
+        loop.start()
+        page.get_by_test_id("pin").fill(PIN)
+        page.get_by_test_id("call-muggins").click()
+        expect(banner).to_be_hidden()
+        assert loop.wait_idle()
+        assert loop.table.game.scores[caller] == before + offer.points
+    finally:
+        context.close()
+        loop.stop()
+        server.stop()
+        journal.close()
