@@ -55,7 +55,7 @@ def load_deck(path: Path = DECK_PATH) -> Deck:
 
 
 def _render(svg: Path, width: int) -> Image:
-    import cairosvg  # the train extra: only for rebuilding the file
+    import cairosvg  # type: ignore[import-untyped,import-not-found,unused-ignore]  # train extra only
     import cv2
 
     png = cairosvg.svg2png(url=str(svg), output_width=width, background_color="white")
