@@ -107,5 +107,5 @@ class CameraFeed:
                         self._post(CardLanded(str(event.card), table_zone(event.to_zone), at=taken))
                     elif isinstance(event, CardLeft):
                         self._post(CardLifted(str(event.card), table_zone(event.zone)))
-        except OSError as error:
+        except Exception as error:  # reported by crib play as one sentence; the game so far is kept
             self.error = f"the camera stopped: {error}"
