@@ -18,6 +18,7 @@ from companion import __version__
 #: Modules that add sub-commands, in the order ``crib --help`` lists them.
 COMMANDS: tuple[str, ...] = (
     "companion.rules.cli",
+    "companion.vision.cli",
     "companion.rules.replay_cli",
     "companion.board.cli",
     "companion.app.cli",

@@ -194,8 +194,14 @@ def features(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatArray
     ang = (np.arctan2(gy, gx) + np.pi) * (_ORIENT_BINS / (2 * np.pi))
     bins = np.minimum(ang.astype(np.int32), _ORIENT_BINS - 1)
     cells_w, cells_h = PATCH_W // _CELL, PATCH_H // _CELL
-    onehot = (bins[..., None] == np.arange(_ORIENT_BINS)).astype(np.float32) * mag[..., None]
-    hist = onehot.reshape(n, cells_h, _CELL, cells_w, _CELL, _ORIENT_BINS).sum(axis=(2, 4))
+    # Orientation histogram per cell, by one weighted bincount over every pixel of every patch.
+    cell_of = (np.arange(PATCH_H)[:, None] // _CELL) * cells_w + (np.arange(PATCH_W)[None, :] // _CELL)
+    slot = (np.arange(n)[:, None, None] * (cells_h * cells_w) + cell_of[None]) * _ORIENT_BINS + bins
+    hist = (
+        np.bincount(slot.ravel(), weights=mag.ravel(), minlength=n * cells_h * cells_w * _ORIENT_BINS)
+        .reshape(n, cells_h, cells_w, _ORIENT_BINS)
+        .astype(np.float32)
+    )
     hist /= np.linalg.norm(hist.reshape(n, -1), axis=1)[:, None, None, None] + 1e-3
     small = norm.reshape(n, PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4))
     # Colour of the ink relative to the paper: red suits against black ones, under any colour cast.
@@ -221,7 +227,7 @@ def features(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatArray
         ],
         axis=1,
     )
-    out = np.concatenate(
-        [hist.reshape(n, -1) * 4.0, small.reshape(n, -1) - 0.5, colour], axis=1
-    ).astype(np.float32)
+    out = np.concatenate([hist.reshape(n, -1) * 4.0, small.reshape(n, -1) - 0.5, colour], axis=1).astype(
+        np.float32
+    )
     return out

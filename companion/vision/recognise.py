@@ -77,7 +77,8 @@ class Recogniser:
         self.backs = backs
 
     # ------------------------------------------------------------------------------------ readings
-    def _read(self, image: Frame) -> list[_Reading]:
+    def _read(self, image: Frame, scale: float) -> list[_Reading]:
+        """Readings of the candidates in ``image`` (the frame scaled by ``scale``), in frame pixels."""
         gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         cands = idx.find_candidates(gray)
         if not cands:
@@ -91,8 +92,26 @@ class Recogniser:
             r = int(np.argmax(pr[n, :NOT_INDEX]))
             s = int(np.argmax(ps[n]))
             conf = float(pr[n, r] * ps[n, s])
-            out.append(_Reading(c, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
+            frame_cand = idx.Candidate(
+                (c.rank[0] / scale, c.rank[1] / scale), (c.suit[0] / scale, c.suit[1] / scale), c.size / scale
+            )
+            out.append(_Reading(frame_cand, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
         return out
+
+    def _readings(self, frame: Frame) -> tuple[Frame, float, list[_Reading]]:
+        """The working image, its scale, and one reading per index found (frame pixels).
+
+        A large image is also read at 0.4 of the working scale, so that big index prints (a close-up
+        photo) are seen as well as small ones; the two sets of readings are merged.
+        """
+        image, scale = self._work_image(frame)
+        readings = self._read(image, scale)
+        if max(image.shape[:2]) >= 1400:
+            coarse = np.asarray(
+                cv2.resize(image, None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA), np.uint8
+            )
+            readings += self._read(coarse, scale * 0.4)
+        return image, scale, self._suppress(readings)
 
     @staticmethod
     def _suppress(readings: list[_Reading]) -> list[_Reading]:
@@ -107,22 +126,19 @@ class Recogniser:
 
     @staticmethod
     def _same_card(a: _Reading, b: _Reading) -> bool:
-        """Whether two readings are the two indices of one card (half a turn apart, diagonally opposite)."""
+        """Whether two readings are indices of one card: same name, half a turn apart, within a card.
+
+        Each index sees the other diagonally ahead ("down" and to the right in its own frame). The test is
+        kept loose (a card length is at most ~20 index heights in any deck) because decks differ in
+        where they print indices; two real copies of one card lying head to tail that close are rare,
+        and :func:`duplicates` still names a card seen twice farther apart.
+        """
         if a.label != b.label or float(a.down @ b.down) > -0.8:
             return False
-        d = a.down
-        right = np.array([d[1], -d[0]])
         v = b.centre - a.centre
-        along, across = float(v @ d), float(v @ right)
+        along = float(v @ a.down)
         length = (a.cand.length + b.cand.length) / 2
-        if along < 0:  # b is the top-left index: look from it instead
-            along, across = -along, -across
-        return (
-            along > 2.5 * length
-            and across > 0.8 * length
-            and 0.9 < along / across < 3.5
-            and along < 30 * length
-        )
+        return 1.5 * length < along < 20 * length and float(np.hypot(*v)) < 20 * length
 
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
         if frame.ndim == 2:
@@ -138,22 +154,23 @@ class Recogniser:
 
     def indices(self, frame: Frame) -> list[Sighting]:
         """Every index corner read in ``frame`` (two per fully visible card), before cards are formed."""
-        image, scale = self._work_image(frame)
+        _, _, readings = self._readings(frame)
+        size = (frame.shape[1], frame.shape[0])
         return [
             Sighting(
                 r.label if r.confidence >= ACCEPT else UNKNOWN,
                 round(r.confidence, 3),
-                _scaled(idx.patch_polygon(r.cand), scale),
+                _scaled(idx.patch_polygon(r.cand), 1.0, size),
             )
-            for r in self._suppress(self._read(image))
+            for r in readings
             if r.confidence >= ACCEPT or r.not_index < UNKNOWN_BELOW
         ]
 
     # --------------------------------------------------------------------------------------- detect
     def detect(self, frame: Frame) -> list[Sighting]:
         """Every card visible in ``frame`` (BGR, any size), as sightings in the frame's own pixels."""
-        image, scale = self._work_image(frame)
-        readings = self._suppress(self._read(image))
+        image, scale, readings = self._readings(frame)
+        size = (frame.shape[1], frame.shape[0])
         sightings: list[Sighting] = []
         used: set[int] = set()
         named = [r for r in readings if r.confidence >= ACCEPT]
@@ -161,27 +178,29 @@ class Recogniser:
             if i in used:
                 continue
             group = [a]
+            used.add(i)
             for j in range(i + 1, len(named)):
-                if j not in used and self._same_card(a, named[j]):
+                if j not in used and any(self._same_card(g, named[j]) for g in group):
                     group.append(named[j])
                     used.add(j)
-                    break
-            used.add(i)
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             poly = _outline(group, pts)
             conf = max(r.confidence for r in group)
-            sightings.append(Sighting(a.label, round(conf, 3), _scaled(poly, scale)))
+            sightings.append(Sighting(a.label, round(conf, 3), _scaled(poly, 1.0, size)))
         for r in readings:
             if r.confidence < ACCEPT and r.not_index < UNKNOWN_BELOW:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
                 if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
                     continue
                 sightings.append(
-                    Sighting(UNKNOWN, round(1.0 - r.confidence, 3), _scaled(idx.patch_polygon(r.cand), scale))
+                    Sighting(
+                        UNKNOWN, round(1.0 - r.confidence, 3), _scaled(idx.patch_polygon(r.cand), 1.0, size)
+                    )
                 )
         if self.backs:
             sightings += [
-                Sighting(BACK, conf, _scaled(quad, scale)) for quad, conf in _backs(image, readings)
+                Sighting(BACK, conf, _scaled(quad, scale, size))
+                for quad, conf in _backs(image, readings, scale)
             ]
         return sightings
 
@@ -198,12 +217,35 @@ def _outline(group: list[_Reading], pts: list[tuple[float, float]]) -> list[tupl
     return [(float(c * right[0] + a * d[0]), float(c * right[1] + a * d[1])) for c, a in corners]
 
 
-def _scaled(poly: Iterable[tuple[float, float]], scale: float) -> tuple[tuple[float, float], ...]:
-    return tuple((round(x / scale, 1), round(y / scale, 1)) for x, y in poly)
+def _scaled(
+    poly: Iterable[tuple[float, float]], scale: float, size: tuple[int, int]
+) -> tuple[tuple[float, float], ...]:
+    """A polygon in the frame's own pixels, kept inside the frame (an index at the edge of a photo)."""
+    w, h = size
+    return tuple(
+        (round(min(max(x / scale, 0.0), w - 1.0), 1), round(min(max(y / scale, 0.0), h - 1.0), 1))
+        for x, y in poly
+    )
 
 
-def _backs(image: Frame, readings: Sequence[_Reading]) -> list[tuple[list[tuple[float, float]], float]]:
-    """Card-shaped outlines with no index inside and no plain card-white face: face-down cards."""
+def _backs(
+    image: Frame, readings: Sequence[_Reading], scale: float
+) -> list[tuple[list[tuple[float, float]], float]]:
+    """Card-shaped outlines with no index inside and no plain card-white face: face-down cards.
+
+    Outlines are found at about 800 pixels across (enough for a card, and cheap on every frame).
+    """
+    factor = min(1.0, 800.0 / max(image.shape[:2]))
+    if factor < 1.0:
+        small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        found = _backs_at(np.asarray(small, np.uint8), readings, factor * scale)
+        return [([(x / factor, y / factor) for x, y in quad], conf) for quad, conf in found]
+    return _backs_at(image, readings, scale)
+
+
+def _backs_at(
+    image: Frame, readings: Sequence[_Reading], factor: float
+) -> list[tuple[list[tuple[float, float]], float]]:
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
     med = float(np.median(blurred))
@@ -211,7 +253,7 @@ def _backs(image: Frame, readings: Sequence[_Reading]) -> list[tuple[list[tuple[
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = gray.shape
-    lengths = [r.cand.length for r in readings if r.not_index < 0.5]
+    lengths = [r.cand.length * factor for r in readings if r.not_index < 0.5]
     min_area = (0.0004 * h * w) if not lengths else (4.0 * float(np.median(lengths))) ** 2 * 1.4
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     out: list[tuple[list[tuple[float, float]], float]] = []
@@ -229,7 +271,8 @@ def _backs(image: Frame, readings: Sequence[_Reading]) -> list[tuple[list[tuple[
             continue
         box = cv2.boxPoints(rect)
         if any(
-            cv2.pointPolygonTest(box, (float(r.centre[0]), float(r.centre[1])), False) >= 0 for r in readings
+            cv2.pointPolygonTest(box, (float(r.centre[0] * factor), float(r.centre[1] * factor)), False) >= 0
+            for r in readings
         ):
             continue
         mask = np.zeros((h, w), np.uint8)
@@ -239,9 +282,8 @@ def _backs(image: Frame, readings: Sequence[_Reading]) -> list[tuple[list[tuple[
         v = hsv[..., 2][sel].astype(np.float32)
         s = hsv[..., 1][sel].astype(np.float32)
         paper = ((v > 0.8 * float(np.percentile(v, 95))) & (s < 50)).mean()
-        texture = float(gray[sel].std())
-        if paper > 0.7 and texture < 25:
-            continue  # a plain white face (its index not readable) is not a back
+        if paper > 0.4:
+            continue  # mostly card white: a face whose index is hidden or unreadable, not a back
         out.append(([(float(x), float(y)) for x, y in box], round(min(0.99, 0.6 + 0.4 * fill), 3)))
     return out
 

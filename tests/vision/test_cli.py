@@ -1,0 +1,59 @@
+"""``crib detect``: JSON lines, drawings, and one-line errors for bad files while the others still run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cli import main
+
+from .conftest import CROPS
+
+
+def test_json_line_per_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    images = [CROPS / "5h.jpg", CROPS / "Qs.jpg"]
+    assert main(["detect", "--json", *map(str, images)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert set(first) == {"image", "cards", "ms"}
+    assert first["image"] == str(images[0])
+    named = [c for c in first["cards"] if c["card"] not in ("unknown", "back")]
+    assert [c["card"] for c in named] == ["5h"]
+    card = named[0]
+    assert 0.0 <= card["confidence"] <= 1.0
+    assert len(card["corners"]) >= 3 and all(len(p) == 2 for p in card["corners"])
+    assert all(0 <= x <= 228 and 0 <= y <= 352 for x, y in card["corners"])
+    assert isinstance(first["ms"], float)
+    assert "Qs" in [c["card"] for c in json.loads(lines[1])["cards"]]
+
+
+def test_bad_and_missing_files_are_one_line_each_and_the_rest_still_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8 not really a jpeg")
+    missing = tmp_path / "missing.png"
+    status = main(["detect", "--json", str(missing), str(broken), str(CROPS / "9c.jpg")])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert err.count("\n") == 2
+    assert "missing.png: no such file" in err and "broken.jpg: not a readable image" in err
+    assert "Traceback" not in err
+    assert "9c" in [c["card"] for c in json.loads(out)["cards"]]
+
+
+def test_draw_writes_the_outlined_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "seen.png"
+    assert main(["detect", str(CROPS / "Ad.jpg"), "--draw", str(out)]) == 0
+    assert "Ad" in capsys.readouterr().out
+    drawn = cv2.imread(str(out))
+    original = cv2.imread(str(CROPS / "Ad.jpg"))
+    assert drawn is not None and drawn.shape == original.shape
+    assert (cv2.absdiff(drawn, original) > 60).any()
+    # Several images: one drawing each, named after the image.
+    assert main(["detect", str(CROPS / "Ad.jpg"), str(CROPS / "2c.jpg"), "--draw", str(out)]) == 0
+    assert (tmp_path / "seen-Ad.png").is_file() and (tmp_path / "seen-2c.png").is_file()
