@@ -9,6 +9,8 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     pin = "4821"               # the scoreboard's PIN (a fresh random one at each start if left out)
     games_to_win = 2           # best of three
     variant = "six-card"       # or "five-card" (game to 61)
+    muggins_in_play = false    # house rule: muggins also on points left unclaimed in the play
+    over_claim = "corrected"   # or "opponent-takes": the opponent pegs points over-claimed
 
     [camera]
     source = "picamera"        # "picamera", a camera index ("0"), a video file or a folder of images
@@ -60,6 +62,8 @@ class TableConfig:
     pin: str = field(default_factory=lambda: f"{secrets.randbelow(10_000):04d}")
     games_to_win: int = 2
     variant: str = "six-card"
+    muggins_in_play: bool = False
+    over_claim: str = "corrected"
     camera: str | None = None
     board_port: str | None = None
     brightness: int = 64
@@ -83,6 +87,8 @@ class TableConfig:
             raise ValueError("games_to_win must be 1 to 5 (1 is a single game, 2 best of three)")
         if self.variant not in VARIANTS:
             raise ValueError(f"variant {self.variant!r} is not one a two-track board can show: {VARIANTS}")
+        if self.over_claim not in ("corrected", "opponent-takes"):
+            raise ValueError(f"over_claim {self.over_claim!r} is neither 'corrected' nor 'opponent-takes'")
         if not 0 <= self.brightness <= 255:
             raise ValueError("the board's brightness must be 0 to 255")
         if not 0 <= self.web_port <= 65535:
@@ -101,6 +107,8 @@ _SECTIONS: dict[str, dict[str, str]] = {
         "pin": "pin",
         "games_to_win": "games_to_win",
         "variant": "variant",
+        "muggins_in_play": "muggins_in_play",
+        "over_claim": "over_claim",
     },
     "camera": {"source": "camera"},
     "board": {"port": "board_port", "brightness": "brightness"},
@@ -114,6 +122,8 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "pin": str,
     "games_to_win": int,
     "variant": str,
+    "muggins_in_play": bool,
+    "over_claim": str,
     "camera": (str, int),
     "board_port": str,
     "brightness": int,
@@ -155,7 +165,8 @@ def config_from_mapping(data: dict[str, Any], where: str = "the config") -> Tabl
             name = keys.get(key)
             if name is None:
                 raise ValueError(f"{where}: [{section}] has no setting {key!r} (known: {', '.join(keys)})")
-            if not isinstance(value, _TYPES[name]) or isinstance(value, bool):
+            wanted = _TYPES[name]
+            if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
                 raise ValueError(f"{where}: [{section}] {key} = {value!r} has the wrong type")
             values[name] = value
     if "players" in values:

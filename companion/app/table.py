@@ -62,6 +62,7 @@ from companion.rules.game import (
     Go,
     Muggins,
     NextGame,
+    OverClaim,
     PassMuggins,
     Phase,
     Play,
@@ -102,11 +103,19 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         variant=variant_named(str(data.get("variant", "six-card"))),
         counting=Counting(str(data.get("counting", "auto"))),
         match_games=int(data.get("match_games", 3)),
+        muggins_in_play=bool(data.get("muggins_in_play", False)),
+        over_claim=OverClaim(str(data.get("over_claim", "corrected"))),
     )
 
 
 def _settings_dict(config: TableConfig) -> dict[str, Any]:
-    return {"variant": config.variant, "counting": config.mode, "match_games": 2 * config.games_to_win - 1}
+    return {
+        "variant": config.variant,
+        "counting": config.mode,
+        "match_games": 2 * config.games_to_win - 1,
+        "muggins_in_play": config.muggins_in_play,
+        "over_claim": config.over_claim,
+    }
 
 
 class Table:

@@ -22,6 +22,7 @@ def test_the_example_config_shipped_for_the_pi_loads() -> None:
     assert config.board_port == "/dev/ttyUSB0" and config.camera == "pi"
     assert config.db_path == "/var/lib/crib/crib.db"
     assert config.gpio.players[1] == PlayerPins(23, 24, 25, 5)
+    assert config.muggins_in_play is False and config.over_claim == "corrected"
 
 
 def test_the_service_runs_crib_play_with_that_config() -> None:
@@ -46,6 +47,8 @@ def test_no_file_means_every_default_and_a_random_pin() -> None:
         ({"web": {"port": "80"}}, "wrong type"),
         ({"board": {"colour": 1}}, "no setting 'colour'"),
         ({"table": {"variant": "three-player"}}, "two-track board"),
+        ({"table": {"over_claim": "double"}}, "over_claim 'double'"),
+        ({"table": {"muggins_in_play": 1}}, "wrong type"),
     ],
 )
 def test_a_bad_setting_is_named_in_one_sentence(data: dict[str, object], message: str) -> None:

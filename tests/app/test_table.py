@@ -233,3 +233,19 @@ def test_cards_laid_while_a_card_is_asked_about_are_read_after_the_answer() -> N
     assert played.game.snapshot().count == 10  # nothing read past the question
     played.handle(Correct("5h", "player0"))
     assert played.game.snapshot().count == 25 and played.game.scores == [2, 0]
+
+
+def test_house_rule_the_opponent_takes_points_over_claimed() -> None:
+    played = table(mode="claims", over_claim="opponent-takes")
+    feed(played, [*opening(), *lay("player1 10s", "player0 5h")])
+    played.handle(Claim(0, 4))  # fifteen two, claimed as four
+    assert played.game.scores == [2, 2]
+
+
+def test_house_rule_muggins_in_the_play() -> None:
+    played = table(mode="claims", muggins_in_play=True, muggins_seconds=30)
+    feed(played, [*opening(), *lay("player1 10s", "player0 5h")])
+    played.handle(Claim(0, 1))  # fifteen two, claimed as one: Bob may call muggins on the other
+    assert played.game.offer is not None
+    played.handle(CallMuggins(1))
+    assert played.game.scores == [1, 1]
