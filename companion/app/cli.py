@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -213,7 +214,12 @@ def run_play(args: argparse.Namespace) -> int:
         if table.resumed:
             _say(args, f"resumed the game in {db_path}: {table.game.waiting_for()}")
         ready = time.perf_counter() - started
-        where = f"; scoreboard at {server.url} (PIN {config.pin})" if server else ""
+        where = ""
+        if server is not None:
+            where = f"; scoreboard at {server.url}"
+            if config.web_host in ("0.0.0.0", "::", ""):
+                where += f" and http://{socket.gethostname()}.local:{server.port} on the network"
+            where += f" (PIN {config.pin})"
         _say(args, f"ready in {ready * 1000:.0f} ms{where}")
         if recording is not None:
             source = "the bundled recording" if not args.recording else args.recording
