@@ -1,0 +1,36 @@
+"""End to end from pixels: one deal filmed from the public-domain deck, read by the real card
+recognition and the tracker, followed by the table to the same score as the referee's."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.app.events import CardLanded, CardLifted
+from companion.app.frames import TableFilm, play_film
+from companion.app.loop import GameLoop
+from companion.app.simulate import script_game
+from companion.rules.game import Play
+from companion.vision.recognise import Recogniser
+
+from .helpers import table
+
+
+def test_a_deal_filmed_and_recognised_ends_with_the_referees_score() -> None:
+    whole = script_game(21)  # a first deal of pegging, goes and a crib, with no jack in it
+    starter = next(i for i, e in enumerate(whole.events) if isinstance(e, CardLanded) and e.zone == "starter")
+    end = next(i for i, e in enumerate(whole.events) if i > starter and isinstance(e, CardLifted))
+    deal = replace(whole, events=whole.events[:end])
+    recogniser = Recogniser()
+    played = table()
+    loop = GameLoop(played)
+    loop.start()
+    try:
+        frames = play_film(TableFilm(deal), loop, lambda shot: recogniser.detect(shot.frame))
+        assert loop.wait_idle()
+    finally:
+        loop.stop()
+    assert frames > 100
+    assert played.correction is None and not loop.errors
+    laid = [e.card for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
+    assert [str(a.card) for a in played.game.actions if isinstance(a, Play)] == laid
+    assert tuple(played.game.scores) == whole.deal_scores[0]
