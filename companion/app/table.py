@@ -315,6 +315,12 @@ class Table:
         if game.phase is Phase.GAME_OVER:
             self._next_game()
             return
+        in_turn = game.phase is Phase.PLAY and game.turn() == player
+        if knob and points == 0 and in_turn and game.can_go(player):
+            # The knob pressed with nothing dialled, in the play: "go" (a claim of nothing means nothing).
+            self._do([Go(player)])
+            self._auto()
+            return
         goes = self._goes_before_claim(player) if game.counting is Counting.CLAIMS else None
         if goes is not None:
             pending = goes[1]
@@ -326,10 +332,6 @@ class Table:
                     return
             self._do([*goes[0], ClaimAction(player, pending, points, cards)])
             self.dial[player] = 0
-            self._auto()
-            return
-        if knob and points == 0 and game.phase is Phase.PLAY and game.turn() == player:
-            self._do([Go(player)])
             self._auto()
             return
         self.notice = f"{self.players[player]} has nothing to peg now: {game.waiting_for()}"

@@ -249,3 +249,13 @@ def test_house_rule_muggins_in_the_play() -> None:
     assert played.game.offer is not None
     played.handle(CallMuggins(1))
     assert played.game.scores == [1, 1]
+
+
+def test_the_knob_pressed_with_nothing_dialled_says_go() -> None:
+    from companion.app.events import PegClaim
+
+    for mode in ("auto", "claims"):
+        played = table(mode=mode)
+        feed(played, [*opening(), *lay("player1 10s", "player0 Kh", "player1 Qd")])
+        played.handle(PegClaim(0))  # Ann, at 30, cannot lay: she presses her knob
+        assert played.game.actions[-1] == Go(0)
