@@ -20,5 +20,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="needs real hardware: run with --hardware on the bench")
     for item in items:
-        if "hardware" in item.keywords:
+        if item.get_closest_marker("hardware") is not None:
             item.add_marker(skip)
