@@ -38,7 +38,7 @@ __all__ = ["DEFAULT_MODEL", "Recogniser", "duplicates"]
 DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data" / "index_net.npz"
 
 #: A card is named when rank and suit together are at least this likely.
-ACCEPT: Final = 0.80
+ACCEPT: Final = 0.7
 #: Below ACCEPT, a candidate still counts as an unreadable index when "not an index" is this unlikely.
 UNKNOWN_BELOW: Final = 0.15
 
@@ -180,13 +180,14 @@ class Recogniser:
             group = [a]
             used.add(i)
             for j in range(i + 1, len(named)):
-                if j not in used and any(self._same_card(g, named[j]) for g in group):
-                    group.append(named[j])
+                b = named[j]
+                if j not in used and any(self._same_card(g, b) for g in group):
+                    group.append(b)
                     used.add(j)
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             poly = _outline(group, pts)
-            conf = max(r.confidence for r in group)
-            sightings.append(Sighting(a.label, round(conf, 3), _scaled(poly, 1.0, size)))
+            label, conf = _agree(group)
+            sightings.append(Sighting(label, round(conf, 3), _scaled(poly, 1.0, size)))
         for r in readings:
             if r.confidence < ACCEPT and r.not_index < UNKNOWN_BELOW:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
@@ -203,6 +204,21 @@ class Recogniser:
                 for quad, conf in _backs(image, readings, scale)
             ]
         return sightings
+
+
+def _agree(group: list[_Reading]) -> tuple[str, float]:
+    """One name for the indices of one card. When its two corners disagree, the clearly surer reading
+    wins; if neither is clearly surer the card is unknown (a wrong name costs more than a question)."""
+    score: dict[str, float] = {}
+    for r in group:
+        score[r.label] = max(score.get(r.label, 0.0), r.confidence)
+    ranked = sorted(score.items(), key=lambda kv: -kv[1])
+    if len(ranked) == 1:
+        return ranked[0]
+    (best, p1), (_, p2) = ranked[0], ranked[1]
+    if p1 - p2 >= 0.15:
+        return best, p1 - p2
+    return UNKNOWN, 1.0 - p1 + p2
 
 
 def _outline(group: list[_Reading], pts: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -1,0 +1,103 @@
+"""Recognition on real photos of cards: the 52 real crops, and real cards laid on a synthetic table."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.recognise import Recogniser, duplicates
+from companion.vision.scene import Placement, compose, wood
+from companion.vision.types import BACK, UNKNOWN
+
+from .conftest import CROPS, crop
+
+ALL = sorted(p.stem for p in CROPS.glob("*.jpg"))
+
+
+def test_the_data_set_has_all_52_crops() -> None:
+    assert len(ALL) == 52
+
+
+def test_the_real_crops_are_named_right(recogniser: Recogniser) -> None:
+    """Measured: 49 of the 52 named right and alone; the king of spades comes out unknown, and the queen
+    of spades and king of hearts are named right with one extra misread index (Qc, 9d). The network saw
+    these photos in its training scenes; 13 crops left out (``--hold-out-crops``) gave 12 of 13."""
+    right, wrong = [], {}
+    for name in ALL:
+        labels = sorted({s.label for s in recogniser.detect(crop(name)) if s.card is not None})
+        if labels == [name]:
+            right.append(name)
+        else:
+            wrong[name] = labels
+    print(f"\nreal crops named right: {len(right)}/52; others: {wrong}")
+    assert len(right) >= 49
+    assert sum(1 for labels in wrong.values() if not labels) <= 1
+    # A misread, where there is one, comes with the right reading of the other corner.
+    assert all(name in labels for name, labels in wrong.items() if labels)
+
+
+@pytest.mark.parametrize("angle", [0, 37, 90, 160, 233, 301])
+def test_cards_are_read_at_any_rotation_on_light_wood(recogniser: Recogniser, angle: int) -> None:
+    names = ["5h", "Qs", "10d", "Ac", "Kh", "7c"]
+    places = [Placement(190 + i * 180, 300 + (i % 2) * 150, angle + 11 * i, 120) for i in range(6)]
+    frame = compose(wood(1280, 720, seed=angle), [crop(n) for n in names], places)
+    sightings = recogniser.detect(frame)
+    named = [s.label for s in sightings if s.card is not None]
+    # No card named wrongly or twice; at most one left unread (measured: all six at five of the six
+    # turns, the king of hearts missed at 160 degrees).
+    assert set(named) <= set(names) and len(named) == len(set(named))
+    assert len(named) >= 5
+    # Each card is reported where it lies.
+    for s in sightings:
+        if s.card is not None:
+            p = places[names.index(s.label)]
+            assert abs(s.center[0] - p.x) < 90 and abs(s.center[1] - p.y) < 90
+
+
+def test_overlapping_pairs_are_both_read(recogniser: Recogniser) -> None:
+    # Each pair: the second card covers most of the first, leaving the first one's index corner visible.
+    names = ["9s", "4d", "Jc", "2h", "8c", "Kd"]
+    places = []
+    for k in range(3):
+        x, y = 250 + k * 380, 360
+        places += [Placement(x, y, 8.0, 150), Placement(x + 55, y + 40, 8.0, 150)]
+    frame = compose(wood(1280, 720, seed=7, light=False), [crop(n) for n in names], places)
+    named = sorted(s.label for s in recogniser.detect(frame) if s.card is not None)
+    assert named == sorted(names)
+
+
+def test_a_face_down_card_is_a_back(recogniser: Recogniser) -> None:
+    back = np.full((352, 228, 3), 255, np.uint8)
+    yy, xx = np.mgrid[0:332, 0:208]
+    back[10:342, 10:218] = np.where((((xx + yy) // 9) % 2 == 0)[..., None], (150, 40, 30), (60, 20, 160))
+    frame = compose(
+        wood(1280, 720, seed=3),
+        [back, crop("6d")],
+        [Placement(400, 360, 20, 140), Placement(850, 360, -10, 140)],
+    )
+    labels = sorted(s.label for s in recogniser.detect(frame))
+    assert labels == ["6d", BACK]
+
+
+def test_a_plain_card_is_not_named(recogniser: Recogniser) -> None:
+    blank = np.full((352, 228, 3), 245, np.uint8)
+    frame = compose(wood(800, 600, seed=5), [blank], [Placement(400, 300, 30, 160)])
+    assert [s for s in recogniser.detect(frame) if s.card is not None] == []
+
+
+def test_a_card_seen_twice_is_flagged(recogniser: Recogniser) -> None:
+    places = [Placement(350, 360, 0, 130), Placement(900, 360, 45, 130)]
+    frame = compose(wood(1280, 720, seed=9), [crop("3s"), crop("3s")], places)
+    sightings = recogniser.detect(frame)
+    assert [s.label for s in sightings if s.card is not None] == ["3s", "3s"]
+    assert duplicates(sightings) == {"3s"}
+
+
+def test_any_image_size_and_grey_input(recogniser: Recogniser) -> None:
+    big = cv2.resize(crop("Jh"), (912, 1408), interpolation=cv2.INTER_CUBIC)
+    assert {s.label for s in recogniser.detect(big) if s.card} == {"Jh"}
+    grey = cv2.cvtColor(crop("8s"), cv2.COLOR_BGR2GRAY)
+    assert {s.label for s in recogniser.detect(grey) if s.card} == {"8s"}
+    tiny = np.zeros((3, 3, 3), np.uint8)
+    assert [s for s in recogniser.detect(tiny) if s.label not in (UNKNOWN,)] == []
