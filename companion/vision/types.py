@@ -9,19 +9,20 @@ explicit value with a confidence rather than ``None``, so the tracker can tell "
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, TypeAlias
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from companion.cards import Card
+
+if TYPE_CHECKING:  # NumPy only for the type checker: the scoring commands import this and start light
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["BACK", "UNKNOWN", "Frame", "Sighting"]
 
 BACK: Final = "back"
 UNKNOWN: Final = "unknown"
 
-Frame: TypeAlias = npt.NDArray[np.uint8]
+Frame: TypeAlias = "npt.NDArray[np.uint8]"
 """An image as OpenCV holds it: H x W x 3, uint8, BGR."""
 
 
