@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``crib simulate | head``): stop quietly, as a shell tool does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (ValueError, LookupError) as error:
         print(f"crib: {error}", file=sys.stderr)
         return 2
