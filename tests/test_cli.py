@@ -15,16 +15,17 @@ def test_every_part_adds_its_commands() -> None:
 
 
 def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
-    writer = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "companion", "simulate", "--seed", "3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         bufsize=0,
-    )
-    assert writer.stdout is not None and writer.stderr is not None
-    first = writer.stdout.read(10)
-    writer.stdout.close()  # like `crib simulate | head -c 10`
-    status = writer.wait(timeout=60)
+    ) as writer:
+        assert writer.stdout is not None and writer.stderr is not None
+        first = writer.stdout.read(10)
+        writer.stdout.close()  # like `crib simulate | head -c 10`
+        status = writer.wait(timeout=60)
+        said = writer.stderr.read()
     assert first.startswith(b"#")
-    assert writer.stderr.read() == b""
+    assert said == b""
     assert status in (0, 141)
