@@ -17,7 +17,9 @@ What it does, and why:
 4. Runs the very candidate finder used at run time on each scene and labels each candidate by the
    index it lies on (or "not an index"), then trains the two-headed network on those features.
 
-The real photos in ../shared are never used here: they stay out so that measuring on them is honest.
+The real deals in ../shared are never used here, so measuring on them is honest. The real crops (one
+photographed deck, MIT) are composited into some scenes as one more deck (:func:`load_real_deck`); pass
+``--hold-out-crops`` to keep 13 of them out and measure on those.
 """
 
 from __future__ import annotations

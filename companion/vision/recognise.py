@@ -7,7 +7,10 @@ How a frame is read, and why:
 2. :mod:`companion.vision.index` finds every pair of ink marks that could be an index (rank over suit)
    and cuts each out upright; the shipped network (:mod:`companion.vision.mlp`) names rank and suit or
    says "not an index". Working from index corners is what lets a card under another card, or under a
-   hand, still be read.
+   hand, still be read. The suit mark's outline is then weighed in (:func:`index.suit_notches`): the
+   network sees the suit at a few pixels and mixed spades with clubs (the real crops: 49 of 52 right
+   without the check, 51 with it; deal 3's recall 0.846 without, 0.865 with), where the notches
+   between a club's lobes are plain at full resolution. It costs about half a millisecond a frame.
 3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
    (top-left and, turned half round, bottom-right) are merged into one sighting of that card.
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
@@ -84,11 +87,16 @@ class Recogniser:
         if not cands:
             return []
         pr, ps = self.network.predict(idx.features(image, cands))
+        rejected = (pr[:, NOT_INDEX] > 1.0 - UNKNOWN_BELOW) & (pr[:, NOT_INDEX] > 0.5)
+        live = np.flatnonzero(~rejected)
+        # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
+        ps = ps.copy()
+        ps[live] = _check_suits(ps[live], idx.suit_notches(gray, [cands[n] for n in live.tolist()]))
         out: list[_Reading] = []
         for n, c in enumerate(cands):
-            not_index = float(pr[n, NOT_INDEX])
-            if not_index > 1.0 - UNKNOWN_BELOW and not_index > 0.5:
+            if rejected[n]:
                 continue
+            not_index = float(pr[n, NOT_INDEX])
             r = int(np.argmax(pr[n, :NOT_INDEX]))
             s = int(np.argmax(ps[n]))
             conf = float(pr[n, r] * ps[n, s])
@@ -204,6 +212,37 @@ class Recogniser:
                 for quad, conf in _backs(image, readings, scale)
             ]
         return sightings
+
+
+#: Suit-mark notch depth (share of the mark's height) that divides spades from clubs and diamonds
+#: from hearts, and how sharply: see :func:`companion.vision.index.suit_notches`.
+NOTCH_SPLIT: Final = 0.058
+NOTCH_SCALE: Final = 0.004
+#: Most the notch evidence may move the log-odds of one black suit (spade or club) against the other.
+#: Strong, since the network's black-suit split is its weakest part and the outlines differ plainly.
+BLACK_SWAY: Final = 5.0
+#: The same for red suits, weaker: the network rarely mixes hearts and diamonds, and a small heart's
+#: notch can fill in, so the shape only settles a red suit the network is unsure of.
+RED_SWAY: Final = 2.5
+
+
+def _check_suits(ps: npt.NDArray[np.float32], notch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Suit probabilities with the suit mark's shape weighed in (its notch depth; NaN: no evidence).
+
+    The network's split between the two suits of one colour is shifted in log-odds by the shape's
+    evidence (clipped), leaving the share given to each colour as it was.
+    """
+    out = ps.astype(np.float64)
+    ok = ~np.isnan(notch)
+    z = np.where(ok, (np.nan_to_num(notch) - NOTCH_SPLIT) / NOTCH_SCALE, 0.0)
+    for notched, plain, sway in ((0, 3, BLACK_SWAY), (2, 1, RED_SWAY)):  # club/spade, heart/diamond
+        pair = out[:, notched] + out[:, plain]
+        logit = np.log(out[:, notched] + 1e-9) - np.log(out[:, plain] + 1e-9) + np.clip(z, -sway, sway)
+        share = 1.0 / (1.0 + np.exp(-logit))
+        out[:, notched] = pair * share
+        out[:, plain] = pair * (1.0 - share)
+    result: npt.NDArray[np.float32] = out.astype(np.float32)
+    return result
 
 
 def _agree(group: list[_Reading]) -> tuple[str, float]:
