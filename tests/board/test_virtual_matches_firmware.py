@@ -140,9 +140,16 @@ def test_every_request_is_answered_exactly_as_the_firmware_answers_it(firmware: 
     rng = random.Random(7)
     # Generous timeouts: a request the board ignores costs one, and a loaded CI machine is slow to answer.
     with serial.Serial(firmware.port, 115200, timeout=0.6) as port:
-        deadline = time.monotonic() + 15.0  # opening the port reset the chip: wait until it runs
-        while b" READY " not in port.readline():
+        # Opening the port reset the chip. Its READY banner may go out before pyserial's open has
+        # flushed the input, so ask, as the link does, until it answers.
+        deadline = time.monotonic() + 15.0
+        while True:
+            port.write(Frame(0x1D, "PING").encode())
+            if port.readline() == Frame(0x1D, "OK").encode():
+                break
             assert time.monotonic() < deadline, "the simulated chip did not start"
+        time.sleep(0.1)
+        port.reset_input_buffer()  # a late banner or an answer to a PING sent while it booted
         still = Frame(0x1F, "STATE", ("m=game",)).encode()  # not the idle animation: no refresh races
         port.write(still)
         assert port.readline() == Frame(0x1F, "OK").encode()
