@@ -55,6 +55,8 @@ class Candidate:
     suit: tuple[float, float]
     size: float
     """Height of the rank mark in pixels (used to merge detections of one index)."""
+    joined: bool = False
+    """Rank and suit taken from one blob (see :func:`_joined_pairs`): the suit mark is not seen alone."""
 
     @property
     def length(self) -> float:
@@ -78,7 +80,7 @@ def find_candidates(
     """
     block = 31
     mask = _ink_mask(gray, block)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count <= 1:
         return []
     x = stats[1:, cv2.CC_STAT_LEFT].astype(np.float32)
@@ -128,6 +130,58 @@ def find_candidates(
         Candidate((float(rx[a]), float(ry[a])), (float(cx[b]), float(cy[b])), float(re[a]))
         for a, b in zip(ri.tolist(), si.tolist(), strict=True)
     ]
+    out += _joined_pairs(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep, min_size)
+    return out
+
+
+#: A blob this elongated (ratio of its principal axes) and this full of its box may be a rank and suit
+#: run together (a jumbo-index "J" over its suit measures 2.0-3.3 and 0.33-0.41 at 80-130 px wide cards).
+_JOINED_ELONGATION: Final = (1.9, 3.6)
+_JOINED_FILL: Final = (0.28, 0.5)
+
+
+def _joined_pairs(
+    labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], keep: npt.NDArray[np.bool_], min_size: float
+) -> list[Candidate]:
+    """Candidates from single blobs that may hold a rank *and* its suit mark, touching.
+
+    Why: on a small card (about 100 pixels wide) a jumbo index's rank glyph, such as a "J" whose hook
+    curls right down to the heart below it, runs into its suit mark by a pixel, so the pair test above
+    never sees two marks. Such a blob is long and narrow along the card's "down"; its two halves along the
+    principal axis are then taken as rank and suit (both ways round -- the network tells which is which,
+    and rejects the many narrow blobs that are no index at all).
+    """
+    out: list[Candidate] = []
+    w = stats[1:, cv2.CC_STAT_WIDTH]
+    h = stats[1:, cv2.CC_STAT_HEIGHT]
+    fill = stats[1:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1)
+    sel = np.flatnonzero(
+        keep & (np.maximum(w, h) >= 1.5 * min_size) & (fill >= _JOINED_FILL[0]) & (fill <= _JOINED_FILL[1])
+    )
+    for i in sel.tolist():
+        x0, y0, bw, bh = (int(v) for v in stats[i + 1, :4])
+        m = cv2.moments((labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).astype(np.uint8), binaryImage=True)
+        if m["m00"] <= 0:
+            continue
+        a, b, c = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        spread = float(np.hypot((a - b) / 2, c))
+        major, minor = (a + b) / 2 + spread, (a + b) / 2 - spread
+        lo, hi = _JOINED_ELONGATION
+        if minor <= 0 or not lo**2 * minor <= major <= hi**2 * minor:
+            continue
+        theta = 0.5 * np.arctan2(2 * c, a - b)
+        half = float(np.sqrt(3.0 * major))  # half-length of a bar with this spread
+        ux, uy = 0.6 * half * np.cos(theta), 0.6 * half * np.sin(theta)
+        px, py = x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"]
+        for sgn in (1.0, -1.0):
+            out.append(
+                Candidate(
+                    (float(px - sgn * ux), float(py - sgn * uy)),
+                    (float(px + sgn * ux), float(py + sgn * uy)),
+                    half,
+                    joined=True,
+                )
+            )
     return out
 
 

@@ -91,7 +91,13 @@ class Recogniser:
         live = np.flatnonzero(~rejected)
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
         ps = ps.copy()
-        ps[live] = _check_suits(ps[live], idx.suit_notches(gray, [cands[n] for n in live.tolist()]))
+        notch = idx.suit_notches(gray, [cands[n] for n in live.tolist()])
+        ps[live] = _check_suits(ps[live], notch)
+        # A suit mark run into its rank glyph has no outline of its own to tell a club from a spade, and
+        # the network alone confuses them there (a jumbo "J" of clubs read as spades): not read at all.
+        black = np.argmax(ps[live], axis=1) % 3 == 0  # club (0) or spade (3)
+        joined = np.array([cands[n].joined for n in live.tolist()], bool)
+        rejected[live[joined & black & np.isnan(notch)]] = True
         out: list[_Reading] = []
         for n, c in enumerate(cands):
             if rejected[n]:

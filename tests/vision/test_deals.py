@@ -4,8 +4,9 @@ The network is trained on rendered decks and the real crops; these deal photos a
 it. The suit-shape thresholds (:func:`companion.vision.index.suit_notches`) were read off the real
 crops and deals 1-3 only, so deal 4 stays wholly held out. Run with ``-s`` to see the figures.
 
-Measured (recall, misreads): deal 1 48/50 = 0.960, 0; deal 2 51/54 = 0.944, 0; deal 3 45/52 = 0.865, 0;
-deal 4 46/56 = 0.821, 2. Each deal keeps a floor a little under its own figure, so a real loss fails.
+Measured (recall, misreads): deal 1 47/50 = 0.940, 0; deal 2 51/54 = 0.944, 0; deal 3 46/52 = 0.885, 1;
+deal 4 45/56 = 0.804, 0 (the network before the joined-blob candidates: 48/50, 51/54, 45/52 with no
+misread, 46/56 with 2). Each deal keeps a floor a little under its own figure, so a real loss fails.
 """
 
 from __future__ import annotations
