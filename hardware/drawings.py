@@ -227,6 +227,16 @@ def _text(x: float, y: float, text: str, size: float, anchor: str = "middle", ex
     )
 
 
+def _drill_mark(x: float, y: float, r: float, colour: str, extra: str = "") -> list[str]:
+    """A hole to drill: its outline in the track's colour and a centre cross for the drill's point."""
+    return [
+        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="#fff" stroke="{colour}" '
+        f'stroke-width="0.18"{extra}/>',
+        _line(x - 1, y, x + 1, y, ' stroke="#000" stroke-width="0.08"'),
+        _line(x, y - 1, x, y + 1, ' stroke="#000" stroke-width="0.08"'),
+    ]
+
+
 def _line(x1: float, y1: float, x2: float, y2: float, extra: str = "") -> str:
     return f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"{extra}/>'
 
@@ -346,12 +356,7 @@ def board_body(layout: Layout, fw: FirmwareFacts) -> list[str]:
     # The holes.
     for hole in sorted(layout.holes, key=lambda h: (h.track, h.hole)):
         colour = TRACK_COLOURS[hole.track % 2]
-        body.append(
-            f'<circle cx="{_n(hole.x)}" cy="{_n(hole.y)}" r="{_n(r)}" fill="#fff" stroke="{colour}" '
-            'stroke-width="0.18"/>'
-        )
-        body.append(_line(hole.x - 1, hole.y, hole.x + 1, hole.y, ' stroke="#000" stroke-width="0.08"'))
-        body.append(_line(hole.x, hole.y - 1, hole.x, hole.y + 1, ' stroke="#000" stroke-width="0.08"'))
+        body += _drill_mark(hole.x, hole.y, r, colour)
         body.append(
             _text(
                 hole.x,
@@ -392,12 +397,7 @@ def board_body(layout: Layout, fw: FirmwareFacts) -> list[str]:
     # Start holes (score 0, no LED).
     for start in layout.start_holes:
         colour = TRACK_COLOURS[start.track % 2]
-        body.append(
-            f'<circle cx="{_n(start.x)}" cy="{_n(start.y)}" r="{_n(r)}" fill="#fff" stroke="{colour}" '
-            'stroke-width="0.18" stroke-dasharray="0.6 0.4"/>'
-        )
-        body.append(_line(start.x - 1, start.y, start.x + 1, start.y, ' stroke="#000" stroke-width="0.08"'))
-        body.append(_line(start.x, start.y - 1, start.x, start.y + 1, ' stroke="#000" stroke-width="0.08"'))
+        body += _drill_mark(start.x, start.y, r, colour, ' stroke-dasharray="0.6 0.4"')
         body.append(
             _text(
                 start.x,
