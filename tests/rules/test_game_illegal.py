@@ -60,15 +60,14 @@ def dealing(**settings: object) -> Game:
     return game
 
 
-def half_dealt() -> Game:
-    game = dealing()
+def half_dealt(**settings: object) -> Game:
+    game = dealing(**settings)
     game.deal(0, cs("5h 5d 5s Jc 2c 3c"))
     return game
 
 
 def discarding(**settings: object) -> Game:
-    game = dealing(**settings)
-    game.deal(0, cs("5h 5d 5s Jc 2c 3c"))
+    game = half_dealt(**settings)
     game.deal(1, cs("7h 8h 9h 10h Qs Ks"))
     return game
 
