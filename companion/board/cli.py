@@ -15,6 +15,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,9 @@ def register(subparsers: Any) -> None:
     )
     show.add_argument("--brightness", type=int, default=64, help="0..255 (default 64)")
     show.add_argument("--tentative", metavar="TRACK,HOLE", help="a claimed hole that blinks")
+    show.add_argument(
+        "--question", action="store_true", help="a question waits: hole 1 and the forward pegs flash white"
+    )
     show.set_defaults(func=run_show)
 
     test = actions.add_parser(
@@ -97,7 +101,9 @@ def _integer(text: str, what: str) -> int:
         raise ValueError(f"{what} {text!r} is not a whole number") from None
 
 
-def parse_pegs(words: list[str], brightness: int = 64, tentative: str | None = None) -> BoardState:
+def parse_pegs(
+    words: list[str], brightness: int = 64, tentative: str | None = None, *, question: bool = False
+) -> BoardState:
     """``["0", "37", "45", "1", "80", "88"]`` as a game state; ValueError with one sentence if wrong."""
     if len(words) % 3:
         raise ValueError(
@@ -128,7 +134,7 @@ def parse_pegs(words: list[str], brightness: int = 64, tentative: str | None = N
             raise ValueError(f"--tentative {tentative!r} is not TRACK,HOLE")
         claim = Tentative(_integer(parts[0], "track"), _integer(parts[1], "hole"))
         state = BoardState(state.mode, state.brightness, state.pegs, claim, None)
-    return state
+    return replace(state, question=question)
 
 
 # --- output ----------------------------------------------------------------------------------------
@@ -152,6 +158,8 @@ def _describe(state: BoardState) -> str:
         words.append(f"track {track}: rear {pegs.rear}, forward {pegs.forward}")
     if state.tentative is not None:
         words.append(f"claim on track {state.tentative.track} at {state.tentative.hole}")
+    if state.question:
+        words.append("a question is waiting")
     return "; ".join(words)
 
 
@@ -175,7 +183,7 @@ def run_show(args: argparse.Namespace) -> int:
     """Put the pegs where the command line says."""
     if not 0 <= args.brightness <= 255:
         raise ValueError(f"brightness {args.brightness} is not in 0..255")
-    state = parse_pegs(args.pegs, args.brightness, args.tentative)
+    state = parse_pegs(args.pegs, args.brightness, args.tentative, question=args.question)
     with BoardLink(args.port, heartbeat=None) as link:
         link.show(state)
         if _is_virtual(link):

@@ -1,4 +1,5 @@
-"""What the board shows, as one small frozen value: the pegs of both tracks, the mode and brightness.
+"""What the board shows, as one small frozen value: the pegs of both tracks, the mode and brightness,
+and whether the table is waiting for an answer to a question.
 
 The host never pushes pixels: it says where the pegs are and the board draws them.  A ``BoardState`` is
 always a *full* state (a ``STATE`` command built from it sets every key, the ones left out taking their
@@ -145,7 +146,7 @@ def _default_pegs() -> tuple[Pegs, Pegs]:
 
 
 #: The keys of a STATE command, in the order the host writes them and GET reports them.
-KEYS = ("m", "b", "p0", "p1", "t", "w")
+KEYS = ("m", "b", "p0", "p1", "t", "w", "q")
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,8 @@ class BoardState:
     pegs: tuple[Pegs, Pegs] = field(default_factory=_default_pegs)
     tentative: Tentative | None = None
     winner: int | None = None
+    question: bool = False
+    """The table is asking about a card it cannot place: in ``game`` mode the board flashes white."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.brightness <= 255:
@@ -178,13 +181,14 @@ class BoardState:
         *,
         tentative: Tentative | None = None,
         brightness: int = DEFAULT_BRIGHTNESS,
+        question: bool = False,
     ) -> BoardState:
         """A game in progress with the default colours: ``(rear, forward)`` for each track."""
         pegs = (
             Pegs(track0[0], track0[1], DEFAULT_COLOURS[0]),
             Pegs(track1[0], track1[1], DEFAULT_COLOURS[1]),
         )
-        return cls(Mode.GAME, brightness, pegs, tentative, None)
+        return cls(Mode.GAME, brightness, pegs, tentative, None, question)
 
     def with_pegs(self, track: int, rear: int, forward: int) -> BoardState:
         """The same state with one track's pegs moved (its colour kept)."""
@@ -201,6 +205,7 @@ class BoardState:
             "p1": self.pegs[1].text,
             "t": "-" if self.tentative is None else self.tentative.text,
             "w": "-" if self.winner is None else str(self.winner),
+            "q": "1" if self.question else "-",
         }
         if full:
             return values
@@ -228,6 +233,7 @@ class BoardState:
         state = cls()
         pegs = list(state.pegs)
         mode, brightness, tentative, winner = state.mode, state.brightness, state.tentative, state.winner
+        question = state.question
         if "m" in options:
             try:
                 mode = Mode(options["m"])
@@ -245,7 +251,11 @@ class BoardState:
             tentative = Tentative(_number(parts[0], "track"), _number(parts[1], "hole"))
         if "w" in options and options["w"] != "-":
             winner = _number(options["w"], "winner track")
-        return cls(mode, brightness, (pegs[0], pegs[1]), tentative, winner)
+        if "q" in options:
+            if options["q"] not in ("1", "-"):
+                raise StateSyntaxError(f"question {options['q']!r} is not 1 or -")
+            question = options["q"] == "1"
+        return cls(mode, brightness, (pegs[0], pegs[1]), tentative, winner, question)
 
     @classmethod
     def from_command(cls, args: Iterable[str]) -> BoardState:

@@ -9,8 +9,9 @@ opened (a Nano's bootloader after the DTR reset), ``?reset=0`` keeps its state a
 without auto-reset), ``?latch=0.008`` delays each reply like a 242-LED refresh.
 
 It draws as the firmware does (docs/protocol.md, "Modes" and "The current cap"): a forward peg in the
-track's colour at the brightness, the rear peg at a quarter of it, the same integer rounding, and the
-current cap scaling every channel down when the frame would draw more than the cap.
+track's colour at the brightness, the rear peg at a quarter of it, a waiting question flashing white on
+hole 1 and the forward peg of each track, the same integer rounding, and the current cap scaling every
+channel down when the frame would draw more than the cap.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ DEFAULT_CAP_MA = 1500
 IDLE_MA_PER_LED = 1.0
 MA_PER_FULL_CHANNEL = 20.0
 BLINK_PERIOD_S = 0.5  # the tentative peg blinks at 2 Hz: lit for the first half of each period
+QUESTION_PERIOD_S = 1.0  # a waiting question flashes white once a second: the first half of each period
+#: The colour of a question: white, which neither track's default colour is, and no peg blink uses.
+QUESTION_COLOUR = Colour(255, 255, 255)
 TEST_STEP_S = 0.015  # the self-test lights each LED for this long, in chain order
 WIN_STEP_S = 0.05  # the winner's wave moves one hole this often
 WIN_WAVE = 10  # holes from one crest of the wave to the next
@@ -101,7 +105,10 @@ def draw(
     """Every LED's colour, in chain order, ``phase_s`` seconds after the state was latched.
 
     A forward peg is its colour at level b (the brightness), a rear peg at level (b + 3) / 4, so the two
-    pegs of a track are told apart; a rear peg in the forward peg's hole is not drawn twice.
+    pegs of a track are told apart; a rear peg in the forward peg's hole is not drawn twice.  A question
+    (``q=1``) turns hole 1 and the forward peg of both tracks white for the first half of every second:
+    four holes flashing together in a colour no peg has, so it is not read as a claim's blink (one hole,
+    in its track's colour, twice a second) nor as the winner's wave.
     """
     leds = [DARK] * layout.led_count
     b = state.brightness
@@ -146,6 +153,12 @@ def draw(
         return cap_current(leds, cap_ma)
     for track in range(layout.tracks):
         pegs_of(track)
+    if mode is Mode.GAME and state.question and phase_s % QUESTION_PERIOD_S < QUESTION_PERIOD_S / 2:
+        white = at_level(QUESTION_COLOUR, b)
+        for track in range(layout.tracks):
+            leds[layout.led(track, 1)] = white
+            if state.pegs[track].forward:
+                leds[layout.led(track, state.pegs[track].forward)] = white
     claim = state.tentative
     if mode is Mode.GAME and claim is not None and phase_s % BLINK_PERIOD_S < BLINK_PERIOD_S / 2:
         leds[layout.led(claim.track, claim.hole)] = at_level(state.pegs[claim.track].colour, b)

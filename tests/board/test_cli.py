@@ -45,6 +45,14 @@ def test_show_one_track_and_a_claim(capsys: pytest.CaptureFixture[str]) -> None:
     assert "claim on track 0 at 5" in out
 
 
+def test_show_a_waiting_question(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "board", "show", "0", "3", "9", "--question")
+    assert status == 0
+    # hole 1 of both tracks and the forward peg drawn white, the rear peg as it is
+    assert out.count("#") == 4
+    assert "a question is waiting" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -124,7 +132,7 @@ def test_serve_puts_the_virtual_board_on_a_pseudo_terminal() -> None:
         ("> @", " STATE m=game p0=3,5,00C0FF*"),
         ("< @", " OK*"),
         ("> @", " GET*"),
-        ("< @", " OK m=game b=64 p0=3,5,00C0FF p1=0,0,FF6000 t=- w=-*"),
+        ("< @", " OK m=game b=64 p0=3,5,00C0FF p1=0,0,FF6000 t=- w=- q=-*"),
     ]
     for line, (start, middle) in zip(lines, expected, strict=True):
         assert line.startswith(start) and middle in line, line

@@ -33,6 +33,7 @@ states = st.builds(
     st.tuples(pegs(), pegs()),
     st.one_of(st.none(), st.builds(Tentative, st.integers(0, 1), st.integers(1, 121))),
     st.one_of(st.none(), st.integers(0, 1)),
+    st.booleans(),
 )
 
 
@@ -45,7 +46,7 @@ def test_state_round_trips_through_its_command(state: BoardState) -> None:
 @given(states)
 def test_full_command_lists_every_key_in_the_fixed_order(state: BoardState) -> None:
     keys = [arg.split("=")[0] for arg in state.to_command(full=True)]
-    assert keys == ["m", "b", "p0", "p1", "t", "w"]
+    assert keys == ["m", "b", "p0", "p1", "t", "w", "q"]
 
 
 def test_keys_at_their_default_are_left_out() -> None:
@@ -62,7 +63,23 @@ def test_keys_at_their_default_are_left_out() -> None:
 
 def test_defaults_are_the_agreed_ones() -> None:
     full = dict(arg.split("=") for arg in BoardState().to_command(full=True))
-    assert full == {"m": "idle", "b": "64", "p0": "0,0,00C0FF", "p1": "0,0,FF6000", "t": "-", "w": "-"}
+    assert full == {
+        "m": "idle",
+        "b": "64",
+        "p0": "0,0,00C0FF",
+        "p1": "0,0,FF6000",
+        "t": "-",
+        "w": "-",
+        "q": "-",
+    }
+
+
+def test_a_waiting_question_is_q_1_and_left_out_when_there_is_none() -> None:
+    asking = BoardState.playing((37, 45), (80, 88), question=True)
+    assert asking.to_command() == ("m=game", "p0=37,45,00C0FF", "p1=80,88,FF6000", "q=1")
+    assert BoardState.from_command(("m=game", "q=1")).question
+    assert not BoardState.from_command(("m=game", "q=-")).question
+    assert not BoardState.from_command(("m=game",)).question
 
 
 def test_keys_may_come_in_any_order_and_colours_in_either_case() -> None:
@@ -85,6 +102,10 @@ def test_keys_may_come_in_any_order_and_colours_in_either_case() -> None:
         ("t=1",),
         ("t=1,2,3",),
         ("w=x",),
+        ("q=0",),
+        ("q=yes",),
+        ("q=1,",),
+        ("q=1", "q=-"),
         ("m=game", "m=win"),
         ("mgame",),
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 import serial
@@ -16,6 +17,7 @@ from companion.board.protocol import Frame, FrameDecoder, NakReason
 from companion.board.state import DARK, BoardState, Colour, Mode, Pegs, Tentative
 from companion.board.virtual import (
     BLINK_PERIOD_S,
+    QUESTION_PERIOD_S,
     TEST_STEP_S,
     VirtualBoard,
     cap_current,
@@ -64,6 +66,42 @@ def test_the_tentative_peg_blinks_at_two_hertz() -> None:
     assert set(on) == {(0, 10), (0, 20), (0, 26)}
     assert set(off) == {(0, 10), (0, 20)}
     assert set(_lit_holes(state, phase_s=BLINK_PERIOD_S * 5)) == set(on)
+
+
+def test_a_question_flashes_hole_one_and_the_forward_pegs_white_once_a_second() -> None:
+    state = BoardState.playing((10, 20), (0, 33), question=True, brightness=100)
+    white = Colour(100, 100, 100)
+    flashed = _lit_holes(state, phase_s=0.0)
+    assert flashed == {
+        (0, 1): white,
+        (1, 1): white,
+        (0, 20): white,
+        (1, 33): white,
+        (0, 10): Colour(0, 19, 25),  # the rear peg stays as it is
+    }
+    assert _lit_holes(state, phase_s=QUESTION_PERIOD_S * 0.45) == flashed
+    between = _lit_holes(state, phase_s=QUESTION_PERIOD_S * 0.75)
+    assert between == _lit_holes(replace(state, question=False))
+    assert _lit_holes(state, phase_s=QUESTION_PERIOD_S * 7.2) == flashed
+
+
+def test_a_question_shows_before_the_first_peg_and_under_a_claim() -> None:
+    start = BoardState.playing((0, 0), (0, 0), question=True)
+    assert set(_lit_holes(start)) == {(0, 1), (1, 1)}
+    claimed = BoardState.playing((0, 0), (0, 0), tentative=Tentative(0, 1), question=True)
+    assert _lit_holes(claimed)[0, 1] == Colour(0, 48, 64)  # the claim is drawn over the question
+
+
+def test_a_question_is_drawn_only_in_game_mode() -> None:
+    pegs = BoardState.playing((100, 112), (115, 121)).pegs
+    win = BoardState(Mode.WIN, 64, pegs, None, 1)
+    assert _lit_holes(replace(win, question=True)) == _lit_holes(win)
+    idle = BoardState(pegs=pegs)
+    assert _lit_holes(replace(idle, question=True), phase_s=0.3) == _lit_holes(idle, phase_s=0.3)
+    test = BoardState(Mode.TEST, 64, pegs, question=True)
+    assert len(_lit_holes(test, phase_s=TEST_STEP_S * 2.5)) == 1
+    assert TEST_STEP_S * 243 < 5.0  # the self-test is over by then: the pegs again, and the question
+    assert (0, 1) in _lit_holes(test, phase_s=5.2)
 
 
 def test_self_test_lights_each_led_in_chain_order_then_shows_the_pegs() -> None:
