@@ -88,6 +88,10 @@ static void random_state_body(char *body)
         p += sprintf(p, " t=-");
     if (below(3) == 0)
         p += sprintf(p, " w=%u", (unsigned)below(3));
+    if (below(3) == 0) {
+        static const char *const answers[] = { "1", "-", "0", "11" };
+        p += sprintf(p, " q=%s", answers[below(4)]);
+    }
     *p = 0;
 }
 
@@ -111,7 +115,7 @@ static size_t seed_input(char *out)
     return frame(out, body);
 }
 
-static const char interesting[] = "@\n\r* =,-0123456789ABCDEFabcdef?mbptwSTATEHELLOGETPING";
+static const char interesting[] = "@\n\r* =,-0123456789ABCDEFabcdef?mbptwqSTATEHELLOGETPING";
 
 static size_t mutate(char *buf, size_t n)
 {
@@ -201,6 +205,8 @@ static void check_state(const board_state_t *s)
         fail("state", "tentative peg out of range");
     if (s->winner != BOARD_NONE && s->winner >= BOARD_TRACKS)
         fail("state", "winner out of range");
+    if (s->question > 1)
+        fail("state", "question neither set nor clear");
 }
 
 static void check_reply(const char *r, uint8_t n)

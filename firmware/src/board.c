@@ -4,6 +4,8 @@
  * Levels: a forward peg is its colour at the global brightness b, a rear peg the same colour at a
  * quarter of it ((b + 3) / 4) so the two pegs of a track are told apart at a glance; a channel c at
  * level k is round(c * k / 255). The tentative peg of a claim blinks at 2 Hz at the forward level.
+ * A waiting question flashes hole 1 and the forward peg of each track white at 1 Hz (on the even
+ * half-seconds), so it reads as "the game is asking", never as a claim's blink or the winner's wave.
  */
 #include <string.h>
 
@@ -46,7 +48,7 @@ uint16_t board_period_ms(const board_state_t *s)
     case MODE_TEST:
         return TEST_PERIOD_MS;
     default:
-        return s->tent_track == BOARD_NONE ? 0 : BLINK_PERIOD_MS;
+        return (s->tent_track == BOARD_NONE && !s->question) ? 0 : BLINK_PERIOD_MS;
     }
 }
 
@@ -79,6 +81,20 @@ static void draw_pegs(const board_state_t *s, uint8_t t, uint8_t *grb)
         put(grb, layout_led(t, tr->rear), tr->rgb, (uint8_t)((s->brightness + 3u) / 4u));
     if (tr->fwd != 0)
         put(grb, layout_led(t, tr->fwd), tr->rgb, s->brightness);
+}
+
+/* Steps are BLINK_PERIOD_MS apart: white for steps 0 and 1 of every four (500 ms of each second). */
+static void draw_question(const board_state_t *s, uint16_t step, uint8_t *grb)
+{
+    static const uint8_t white[3] = { 0xFF, 0xFF, 0xFF };
+    uint8_t t;
+    if (step & 2u)
+        return;
+    for (t = 0; t < BOARD_TRACKS; t++) {
+        put(grb, layout_led(t, 1), white, s->brightness);
+        if (s->track[t].fwd != 0)
+            put(grb, layout_led(t, s->track[t].fwd), white, s->brightness);
+    }
 }
 
 static void draw_idle(const board_state_t *s, uint16_t step, uint8_t *grb)
@@ -137,6 +153,8 @@ uint16_t board_render(const board_state_t *s, uint16_t step, uint8_t *grb)
     default:
         for (t = 0; t < BOARD_TRACKS; t++)
             draw_pegs(s, t, grb);
+        if (s->mode == MODE_GAME && s->question)
+            draw_question(s, step, grb);
         if (s->mode == MODE_GAME && s->tent_track != BOARD_NONE && (step & 1u) == 0)
             put(grb, layout_led(s->tent_track, s->tent_hole), s->track[s->tent_track].rgb, s->brightness);
         break;

@@ -36,12 +36,16 @@ typedef struct {
     uint8_t tent_track; /* BOARD_NONE when there is no tentative peg */
     uint8_t tent_hole;
     uint8_t winner;     /* BOARD_NONE when no winner is set */
+    uint8_t question;   /* 1 while the host waits for an answer (q=1), else 0 */
 } board_state_t;
 
 /* Everything a STATE leaves out takes these values. */
 void board_defaults(board_state_t *s);
 
-/* Milliseconds between animation refreshes, or 0 when the picture is static (game, no tentative peg). */
+/*
+ * Milliseconds between animation refreshes, or 0 when the picture is static (game with no tentative
+ * peg and no question).
+ */
 uint16_t board_period_ms(const board_state_t *s);
 
 /*

@@ -22,6 +22,7 @@
 #define KEY_P1 0x08u
 #define KEY_T 0x10u
 #define KEY_W 0x20u
+#define KEY_Q 0x40u
 
 enum { OK_ = 0, ERR_SYNTAX, ERR_RANGE };
 
@@ -181,6 +182,8 @@ static uint8_t parse_key(const char *arg, uint8_t n, board_state_t *s, uint8_t *
         bit = KEY_T;
     else if (word_is(arg, k, "w"))
         bit = KEY_W;
+    else if (word_is(arg, k, "q"))
+        bit = KEY_Q;
     else
         return ERR_SYNTAX;
     if (*seen & bit)
@@ -223,6 +226,12 @@ static uint8_t parse_key(const char *arg, uint8_t n, board_state_t *s, uint8_t *
         s->tent_track = (uint8_t)x;
         s->tent_hole = (uint8_t)y;
         return OK_;
+    case KEY_Q:
+        if (word_is(v, vn, "-") || word_is(v, vn, "1")) {
+            s->question = (uint8_t)(v[0] == '1');
+            return OK_;
+        }
+        return ERR_SYNTAX;
     default: /* KEY_W */
         if (word_is(v, vn, "-")) {
             s->winner = BOARD_NONE;
@@ -338,6 +347,8 @@ static void put_state(out_t *o, const board_state_t *s)
         put_char(o, '-');
     else
         put_dec(o, s->winner);
+    put_str(o, " q=");
+    put_char(o, s->question ? '1' : '-');
 }
 
 uint8_t proto_ready(char *out)

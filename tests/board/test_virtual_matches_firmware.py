@@ -102,6 +102,20 @@ def test_the_first_frame_of_a_claim_shows_the_claimed_hole(firmware: SimulatedBo
         link.show(BoardState.playing((0, 0), (0, 0)))
 
 
+def test_a_waiting_question_flashes_alike(firmware: SimulatedBoard) -> None:
+    """The board steps its animations every 250 ms: step k is drawn as the virtual board at k / 4 s."""
+    state = BoardState.playing((10, 20), (0, 0), tentative=Tentative(1, 47), question=True)
+    with BoardLink(firmware.port, heartbeat=None) as link:
+        before = firmware.frame_count
+        link.show(state)
+        frames = [firmware.wait_frame(after=before + k, timeout=2.0) for k in range(4)]
+        for k, frame in enumerate(frames):
+            expected = draw(state, LAYOUT, phase_s=k * 0.25 + 0.1)
+            assert [Colour(*rgb) for rgb in frame.leds] == list(expected), k
+        assert link.read_state() == state
+        link.show(BoardState.playing((0, 0), (0, 0)))
+
+
 def _requests(rng: random.Random) -> list[bytes]:
     """Requests of every kind: good ones, refused ones and ones damaged on the way."""
     fixed = [
@@ -119,6 +133,8 @@ def _requests(rng: random.Random) -> list[bytes]:
         Frame(11, "STATE", ("w=2",)),
         Frame(12, "BLINK"),
         Frame(13, "GET"),
+        Frame(14, "STATE", ("m=game", "q=0")),
+        Frame(15, "STATE", ("q=1", "m=game", "q=-")),
     ]
     out = [frame.encode() for frame in fixed]
     out += [b"@0E*00\n", b"@0F PING  *C0\n", b"@10 STATE " + b"a" * 120 + b"\n", b"noise @11 PING*8B\n"]

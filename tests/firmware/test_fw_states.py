@@ -99,6 +99,7 @@ def test_a_state_key_left_out_takes_its_default(sim: tuple[SimulatedBoard, Wire]
         "p1=3,9,FF6000",
         "t=-",
         "w=-",
+        "q=-",
     )
 
 
@@ -112,7 +113,7 @@ def test_the_same_state_twice_is_harmless(sim: tuple[SimulatedBoard, Wire]) -> N
 
 def test_get_reads_back_every_key(sim: tuple[SimulatedBoard, Wire]) -> None:
     _board, wire = sim
-    assert wire.request("STATE m=game b=99 p0=4,10,0A0B0C p1=0,0,FF6000 t=0,15 w=-").ok
+    assert wire.request("STATE m=game b=99 p0=4,10,0A0B0C p1=0,0,FF6000 t=0,15 w=- q=1").ok
     assert wire.request("GET").words == (
         "OK",
         "m=game",
@@ -121,7 +122,10 @@ def test_get_reads_back_every_key(sim: tuple[SimulatedBoard, Wire]) -> None:
         "p1=0,0,FF6000",
         "t=0,15",
         "w=-",
+        "q=1",
     )
+    assert wire.request("STATE m=game q=-").ok
+    assert wire.request("GET").words[-1] == "q=-"
 
 
 def test_bad_requests_are_refused_and_leave_the_state(sim: tuple[SimulatedBoard, Wire]) -> None:
@@ -146,6 +150,9 @@ def test_bad_requests_are_refused_and_leave_the_state(sim: tuple[SimulatedBoard,
         "STATE m=game b=12a": "syntax",
         "STATE m=game m=idle": "syntax",
         "STATE m=game  b=1": "syntax",
+        "STATE m=game q=0": "syntax",
+        "STATE m=game q=yes": "syntax",
+        "STATE m=game q=1 q=1": "syntax",
         "JUMP": "unknown",
         "ping": "syntax",
     }
@@ -180,6 +187,36 @@ def test_the_tentative_peg_blinks_at_about_two_hertz(sim: tuple[SimulatedBoard, 
     assert all(230 <= p <= 290 for p in periods), periods
     # the claim settled: the blinking stops and the board goes quiet
     assert show(board, wire, base.command()) == expected_leds(base)
+
+
+def test_a_waiting_question_flashes_hole_one_and_the_forward_pegs_white_once_a_second(
+    sim: tuple[SimulatedBoard, Wire],
+) -> None:
+    board, wire = sim
+    base = PegState((Track(2, 7, "00C0FF"), Track(0, 0, "FF6000")), brightness=80)
+    before = board.frame_count
+    assert wire.request(base.command() + " q=1").ok
+    frames = [board.wait_frame(after=before + i, timeout=2.0) for i in range(6)]
+    plain = expected_leds(base)
+    asking = expected_leds(base)
+    for hole in ((0, 1), (1, 1), (0, 7)):  # track 1's pegs are in the start holes: only its hole 1
+        asking[LAYOUT[hole]] = (80, 80, 80)
+    assert [list(f.leds) for f in frames] == [asking, asking, plain, plain, asking, asking]
+    periods = [(b.sim_us - a.sim_us) / 1000 for a, b in itertools.pairwise(frames)]
+    assert all(230 <= p <= 290 for p in periods), periods
+    assert wire.request("GET").options()["q"] == "1"
+    # with a claim dialled as well, the claim's hole is drawn over the question
+    before = board.frame_count
+    assert wire.request(base.command() + " t=0,1 q=1").ok
+    first = list(board.wait_frame(after=before, timeout=2.0).leds)
+    asking[LAYOUT[(0, 1)]] = scaled("00C0FF", 80)
+    assert first == asking
+    # the question answered: the flashing stops and the board goes quiet
+    assert show(board, wire, base.command()) == plain
+    quiet = board.frame_count
+    board.wait_event("load", after=len(board.events), timeout=3.0)
+    board.wait_event("load", after=len(board.events), timeout=3.0)  # a whole simulated second later
+    assert board.frame_count == quiet
 
 
 def test_the_current_cap_holds_on_every_frame_of_the_winner_animation(
