@@ -124,7 +124,12 @@ class GameLoop:
     def show(self, event: Event | None) -> None:
         """Send the board its state (only when it changed) and the scoreboard its view."""
         table = self.table
-        state = board_state(table.game.snapshot(), tentative=table.tentative(), brightness=self.brightness)
+        state = board_state(
+            table.game.snapshot(),
+            tentative=table.tentative(),
+            brightness=self.brightness,
+            question=table.correction is not None,
+        )
         if self.board is not None and state != self._last_board:
             try:
                 self.board.show(state)

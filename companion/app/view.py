@@ -1,10 +1,11 @@
 """What the board and the scoreboard show, made from the game's snapshot (and nothing else).
 
 The board gets a :class:`~companion.board.state.BoardState`: both tracks' rear and forward pegs, the
-tentative peg blinking while a player dials a claim, the winner's animation at the end, the idle pattern
-before the first card.  The scoreboard gets a JSON-ready *view*: names, scores, pegs, the count and the
-cards on the table, the last score with its spoken explanation, the deal's history, the deal-by-deal
-table, muggins offers, corrections asked for, the match and skunks.
+tentative peg blinking while a player dials a claim, the question flashing while a card waits for a
+correction, the winner's animation at the end, the idle pattern before the first card.  The scoreboard
+gets a JSON-ready *view*: names, scores, pegs, the count and the cards on the table, the last score with
+its spoken explanation, the deal's history, the deal-by-deal table, muggins offers, corrections asked
+for, the match and skunks.
 """
 
 from __future__ import annotations
@@ -54,23 +55,37 @@ def layout_dict() -> dict[str, Any] | None:
 
 
 def board_state(
-    snapshot: Snapshot, *, tentative: tuple[int, int] | None = None, brightness: int = 64
+    snapshot: Snapshot,
+    *,
+    tentative: tuple[int, int] | None = None,
+    brightness: int = 64,
+    question: bool = False,
 ) -> BoardState:
-    """The board's full state for this moment of the game."""
+    """The board's full state for this moment of the game.
+
+    ``question``: the table is waiting for a correction.  The board shows it in game mode only, so a
+    question outranks the idle pattern and the winner's wave: nothing is read until it is answered, and
+    the players must see that before anything else.
+    """
     pegs = tuple(
         Pegs(min(p.rear, p.forward) if p.forward else 0, p.forward, DEFAULT_COLOURS[side])
         for side, p in enumerate(snapshot.pegs[:2])
     )
+    if question:
+        return BoardState(Mode.GAME, brightness, (pegs[0], pegs[1]), _blink(tentative), None, True)
     if snapshot.phase is Phase.GAME_OVER and snapshot.winner is not None and snapshot.winner < 2:
         return BoardState(Mode.WIN, brightness, (pegs[0], pegs[1]), None, snapshot.winner)
     if snapshot.serial == 0:
         return BoardState(Mode.IDLE, brightness, (pegs[0], pegs[1]))
-    blink = None
+    return BoardState(Mode.GAME, brightness, (pegs[0], pegs[1]), _blink(tentative), None)
+
+
+def _blink(tentative: tuple[int, int] | None) -> Tentative | None:
     if tentative is not None:
         side, hole = tentative
         if 0 <= side < 2 and 1 <= hole <= 121:
-            blink = Tentative(side, hole)
-    return BoardState(Mode.GAME, brightness, (pegs[0], pegs[1]), blink, None)
+            return Tentative(side, hole)
+    return None
 
 
 def deal_rows(game: Game) -> list[dict[str, Any]]:

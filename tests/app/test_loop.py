@@ -7,18 +7,18 @@ import time
 import uuid
 from pathlib import Path
 
-from companion.app.events import CallMuggins, CardLanded, Claim
+from companion.app.events import CallMuggins, CardLanded, Claim, Correct, Undo
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.board.layout import default_layout
 from companion.board.link import BoardLink
 from companion.board.sim import SimulatedBoard
-from companion.board.state import Mode
+from companion.board.state import BoardState, Mode
 from companion.board.virtual import VirtualBoard
 from companion.rules.game import PassMuggins, Phase
 from companion.web.hub import ScoreboardHub
 
-from .helpers import table
+from .helpers import lay, table
 
 
 def test_a_whole_game_posted_to_the_loop_reaches_the_board_and_the_scoreboard(tmp_path: Path) -> None:
@@ -147,6 +147,47 @@ def turn(factory: object, a: int, b: int, clicks: int) -> None:
         for pin, level in ((first, 0), (second, 0), (first, 1), (second, 1)):
             mock = factory.pin(pin)  # type: ignore[attr-defined]
             mock.drive_low() if level == 0 else mock.drive_high()
+
+
+class RecordingBoard:
+    """A board that keeps every state it is shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[BoardState] = []
+
+    def show(self, state: BoardState) -> None:
+        self.shown.append(state)
+
+
+def test_a_card_waiting_for_a_correction_raises_the_question_on_the_board_until_it_is_answered() -> None:
+    board = RecordingBoard()
+    loop = GameLoop(table(), board=board)
+    for event in [*lay("player0 Ah", "player1 Kd"), CardLanded("2c", "starter"), *lay("player1 10s")]:
+        loop.step(event)
+    assert not board.shown[-1].question
+    loop.step(CardLanded("unknown", "player0"))
+    asking = board.shown[-1]
+    assert loop.table.correction is not None
+    assert asking.question and asking.mode is Mode.GAME
+    assert [(p.rear, p.forward) for p in asking.pegs] == [(0, 0), (0, 0)]
+    loop.step(Correct("5h", "player0"))  # answered from the scoreboard
+    assert loop.table.correction is None
+    assert not board.shown[-1].question and board.shown[-1].pegs[0].forward == 2  # fifteen two
+    loop.step(CardLanded("5h", "player1"))  # seen twice: asked again
+    assert board.shown[-1].question
+    loop.step(Undo())  # dismissed
+    assert loop.table.correction is None and not board.shown[-1].question
+
+
+def test_a_question_before_the_first_card_is_read_shows_in_place_of_the_idle_pattern() -> None:
+    board = RecordingBoard()
+    loop = GameLoop(table(), board=board)
+    loop.show(None)
+    assert board.shown[-1].mode is Mode.IDLE
+    loop.step(CardLanded("unknown", "player0"))  # the very first cut, unreadable
+    assert board.shown[-1].mode is Mode.GAME and board.shown[-1].question
+    loop.step(Undo())
+    assert board.shown[-1].mode is Mode.IDLE and not board.shown[-1].question
 
 
 def test_a_restarted_companion_relights_the_board_as_it_was(tmp_path: Path) -> None:
