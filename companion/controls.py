@@ -5,6 +5,10 @@ tentative forward peg as it moves), press it to peg the claim, or, in the play w
 say "go" -- and a muggins button.  One undo button sits between them: a short press takes back the last
 action, holding it for :attr:`ControlPins.hold_for_new_game` seconds starts a new game.
 
+The knobs only say what was done to them (turned so many detents, pressed); what that means is the
+table's to decide.  While the table asks about a card it cannot place (the board flashes white), the same
+turn moves the highlight through the offered cards and the same press answers with the highlighted one.
+
 The callbacks run on gpiozero's own threads, so they do nothing but post a frozen event through the
 ``post`` function they are given (normally the game loop's queue).  The game is never touched here.
 
@@ -126,9 +130,7 @@ class TableControls:
         self._undo_held = threading.Event()
         try:
             for player, wiring in enumerate(self.pins.players):
-                knob = RotaryEncoder(
-                    wiring.knob_a, wiring.knob_b, max_steps=0, pin_factory=pin_factory
-                )
+                knob = RotaryEncoder(wiring.knob_a, wiring.knob_b, max_steps=0, pin_factory=pin_factory)
                 knob.when_rotated_clockwise = self._dial(player, +1)
                 knob.when_rotated_counter_clockwise = self._dial(player, -1)
                 press = Button(wiring.knob_press, bounce_time=self.pins.bounce, pin_factory=pin_factory)

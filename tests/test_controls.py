@@ -9,7 +9,10 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.events import CallMuggins, DialClaim, Event, NewGame, PegClaim, Undo
+from companion.app.config import TableConfig
+from companion.app.events import CallMuggins, CardLanded, DialClaim, Event, NewGame, PegClaim, Undo
+from companion.app.store import Journal
+from companion.app.table import Table
 from companion.controls import ControlPins, PlayerPins, TableControls
 
 
@@ -83,6 +86,30 @@ def test_pressing_the_knob_pegs_for_that_player_only(factory: MockFactory) -> No
         factory.pin(27).drive_low()
         factory.pin(27).drive_high()
     assert drained(posted) == [PegClaim(1), PegClaim(0)]
+
+
+def test_while_a_card_is_asked_about_the_knobs_pick_the_answer(factory: MockFactory) -> None:
+    table = Table(Journal(":memory:"), TableConfig(players=("Ann", "Bob"), mode="auto", pin="1234"))
+    for card, zone in (("Ah", "player0"), ("Kd", "player1"), ("2c", "starter"), ("10s", "player1")):
+        table.handle(CardLanded(card, zone))
+    table.handle(CardLanded("unknown", "player0"))
+    assert table.correction is not None
+    choices = table.correction.choices
+    controls, posted = make(factory)
+    with controls:
+        turn(factory, 23, 24, 3)  # Bob's knob three detents on
+        turn(factory, 17, 18, -1)  # Ann's one back
+        for event in drained(posted):
+            table.handle(event)
+        assert table.highlighted == 2
+        factory.pin(27).drive_low()  # Ann presses her knob
+        factory.pin(27).drive_high()
+        for event in drained(posted):
+            table.handle(event)
+    assert table.correction is None
+    assert table.notice == f"corrected: {choices[2]} in front of Ann"
+    laid = table.game.snapshot().deal_cards
+    assert [(player, str(card)) for player, card in laid] == [(1, "10s"), (0, choices[2])]
 
 
 def test_the_muggins_buttons_call_muggins_for_their_player(factory: MockFactory) -> None:

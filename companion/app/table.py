@@ -16,7 +16,9 @@ each event is interpreted against the game as it stands:
 
 A card the camera could not read, a card seen twice in one deal, or a card that no legal play explains
 is not guessed at: the table asks for a correction (pick the right card from a list, or undo) and nothing
-is pegged until it is given.
+is pegged until it is given.  The list is answered on the scoreboard or with either player's knob: while
+a question waits, turning a knob moves the highlight through the choices and pressing it answers with
+the highlighted card, exactly as picking that card on the scoreboard does.
 
 Every action is written to the journal and committed *before* the engine applies it; one event's actions
 form a group (a play and the goes inferred before it, the automatic counts after it), and undo takes back
@@ -125,6 +127,8 @@ class Table:
         self.journal = journal
         self.config = config
         self.correction: Correction | None = None
+        self.highlighted = 0
+        """The index in ``correction.choices`` the knobs point at (turn to move it, press to answer)."""
         self.notice = ""
         self.dial: dict[int, int] = {0: 0, 1: 0}
         self._crib_seen: list[Card] = []
@@ -168,6 +172,7 @@ class Table:
 
     def _reset_follower(self) -> None:
         self.correction = None
+        self.highlighted = 0
         self._held = []
         self.dial = {0: 0, 1: 0}
         self._set_crib_seen([])
@@ -230,6 +235,7 @@ class Table:
         """Take back the last group of actions (or dismiss a pending correction); False if nothing to undo."""
         if self.correction is not None:
             self.correction = None
+            self.highlighted = 0
             self.notice = "the unread card is ignored"
             self._release_held()
             return True
@@ -278,9 +284,7 @@ class Table:
             case CardLanded(card, zone):
                 self._landed(card, zone)
             case Correct(card, zone, _):
-                self.correction = None
-                self._landed(card, zone, corrected=True)
-                self._release_held()
+                self._answer(card, zone)
             case CardLifted():
                 pass  # cards gathered up: nothing to score
             case Undo():
@@ -301,14 +305,36 @@ class Table:
                 if counting is not self.game.counting:
                     self._do([SwitchCounting(counting)])
                     self._auto()
+            case DialClaim(steps=steps) if self.correction is not None:
+                choices = len(self.correction.choices)
+                self.highlighted = (self.highlighted + steps) % choices if choices else 0
             case DialClaim(player, steps):
                 self.dial[player] = max(0, min(29, self.dial.get(player, 0) + steps))
+            case PegClaim() if self.correction is not None:
+                self._answer_highlighted()
             case PegClaim(player):
                 self._peg(player, self.dial.get(player, 0), knob=True)
             case Claim(player, points):
                 self._peg(player, points, knob=False)
             case Shutdown():
                 pass
+
+    def _answer(self, card: str, zone: str) -> None:
+        """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
+        self.correction = None
+        self.highlighted = 0
+        self._landed(card, zone, corrected=True)
+        self._release_held()
+
+    def _answer_highlighted(self) -> None:
+        """A knob pressed while a question waits: answer with the highlighted choice."""
+        correction = self.correction
+        assert correction is not None
+        if not correction.choices:
+            self.notice = "there is no card left to choose: undo to dismiss the question"
+            return
+        card = correction.choices[self.highlighted % len(correction.choices)]
+        self._answer(card, correction.zone)
 
     def _peg(self, player: int, points: int, *, knob: bool) -> None:
         game = self.game
@@ -382,6 +408,7 @@ class Table:
 
     def _ask(self, message: str, zone: str, seen: str) -> None:
         self.correction = Correction(message, zone, seen, self._unseen(seen))
+        self.highlighted = 0  # the first choice: for a misread, a card sharing its rank or suit
 
     def _release_held(self) -> None:
         """Cards laid while a correction was waiting, now read in order (until one needs asking about)."""

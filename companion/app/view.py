@@ -5,7 +5,7 @@ tentative peg blinking while a player dials a claim, the question flashing while
 correction, the winner's animation at the end, the idle pattern before the first card.  The scoreboard
 gets a JSON-ready *view*: names, scores, pegs, the count and the cards on the table, the last score with
 its spoken explanation, the deal's history, the deal-by-deal table, muggins offers, corrections asked
-for, the match and skunks.
+for (with the choice the knobs highlight), the match and skunks.
 """
 
 from __future__ import annotations
@@ -192,7 +192,9 @@ def build_view(table: Table) -> dict[str, Any]:
         "history": _history(game, names),
         "deals": deal_rows(game),
         "muggins": muggins,
-        "correction": None if table.correction is None else table.correction.to_dict(),
+        "correction": None
+        if table.correction is None
+        else {**table.correction.to_dict(), "highlighted": table.highlighted},
         "notice": table.notice or None,
         "winner": snapshot.winner,
         "skunk": skunk,

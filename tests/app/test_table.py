@@ -11,8 +11,10 @@ from companion.app.events import (
     CardLanded,
     Claim,
     Correct,
+    DialClaim,
     MugginsExpired,
     NewGame,
+    PegClaim,
     SetMode,
     Undo,
 )
@@ -252,10 +254,69 @@ def test_house_rule_muggins_in_the_play() -> None:
 
 
 def test_the_knob_pressed_with_nothing_dialled_says_go() -> None:
-    from companion.app.events import PegClaim
-
     for mode in ("auto", "claims"):
         played = table(mode=mode)
         feed(played, [*opening(), *lay("player1 10s", "player0 Kh", "player1 Qd")])
         played.handle(PegClaim(0))  # Ann, at 30, cannot lay: she presses her knob
         assert played.game.actions[-1] == Go(0)
+
+
+def _asking() -> Table:
+    """Bob has led the 10s; Ann's card is unreadable: the table asks which card it is."""
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s")])
+    played.handle(CardLanded("unknown", "player0"))
+    assert played.correction is not None
+    return played
+
+
+def test_a_knob_turned_while_a_card_is_asked_about_moves_the_highlight_not_the_claim() -> None:
+    played = _asking()
+    assert played.correction is not None
+    choices = played.correction.choices
+    assert build_view(played)["correction"]["highlighted"] == 0
+    played.handle(DialClaim(1, +1))  # either player's knob
+    played.handle(DialClaim(0, +1))
+    played.handle(DialClaim(0, +1))
+    played.handle(DialClaim(1, -1))
+    view = build_view(played)["correction"]
+    assert view["highlighted"] == 2 and view["choices"] == list(choices)
+    assert played.dial == {0: 0, 1: 0} and played.tentative() is None  # no claim is dialled
+    played.handle(DialClaim(0, -3))  # past the first choice: round to the last
+    assert build_view(played)["correction"]["highlighted"] == len(choices) - 1
+
+
+def test_a_knob_pressed_while_a_card_is_asked_about_answers_with_the_highlighted_card() -> None:
+    knobbed, picked = _asking(), _asking()
+    assert knobbed.correction is not None
+    five = knobbed.correction.choices.index("5h")
+    for _ in range(five):
+        knobbed.handle(DialClaim(1, +1))
+    knobbed.handle(PegClaim(1))  # Bob's press answers for the table, as the scoreboard would
+    assert knobbed.correction is None
+    assert knobbed.game.scores == [2, 0]  # the five of hearts for Ann: fifteen two
+    picked.handle(Correct("5h", "player0"))  # the same answer picked on the scoreboard
+    assert knobbed.game.snapshot() == picked.game.snapshot()
+    assert knobbed.notice == picked.notice == "corrected: 5h in front of Ann"
+    # the question answered, the knobs dial claims again
+    knobbed.handle(DialClaim(0, +2))
+    assert knobbed.dial[0] == 2
+
+
+def test_undo_still_dismisses_a_question_the_knobs_were_picking_in() -> None:
+    played = _asking()
+    before = played.game.snapshot()
+    played.handle(DialClaim(0, +5))
+    played.handle(Undo())
+    assert played.correction is None and played.highlighted == 0
+    assert played.game.snapshot() == before
+    assert build_view(played)["correction"] is None
+
+
+def test_each_new_question_starts_at_its_first_choice() -> None:
+    played = _asking()
+    played.handle(DialClaim(0, +4))
+    played.handle(CardLanded("5h", "player1"))  # laid while the question waits: held
+    played.handle(Correct("5h", "player0"))  # answered; the held card, now seen twice, is asked about
+    assert played.correction is not None and "5h has already been" in played.correction.message
+    assert build_view(played)["correction"]["highlighted"] == 0

@@ -105,8 +105,16 @@ def test_the_page_shows_what_the_game_holds_and_follows_it_live(
     forward = page.locator('#pegs circle[data-track="0"][data-peg="forward"]')
     expect(forward).to_have_attribute("data-score", "17")
     # A change in the game reaches the open page without a reload.
-    hub.publish({**VIEW, "scores": [19, 9], "pegs": [[17, 19], [5, 9]], "count": 0, "run": [],
-                 "last": {"player": 0, "points": 2, "text": "a pair of kings is two"}})
+    hub.publish(
+        {
+            **VIEW,
+            "scores": [19, 9],
+            "pegs": [[17, 19], [5, 9]],
+            "count": 0,
+            "run": [],
+            "last": {"player": 0, "points": 2, "text": "a pair of kings is two"},
+        }
+    )
     expect(page.get_by_test_id("score-0")).to_have_text("19")
     expect(page.get_by_test_id("last-score")).to_have_text("Ann: a pair of kings is two")
     expect(forward).to_have_attribute("data-score", "19")
@@ -117,9 +125,22 @@ def test_changes_from_the_page_need_the_pin(
     table: tuple[ScoreboardServer, ScoreboardHub, list[Event]], page: Page
 ) -> None:
     server, hub, posted = table
-    hub.publish({**VIEW, "correction": {"message": "Which card is this?", "zone": "player1", "seen": "",
-                                        "choices": ["5h", "5d"]}})
+    hub.publish(
+        {
+            **VIEW,
+            "correction": {
+                "message": "Which card is this?",
+                "zone": "player1",
+                "seen": "",
+                "choices": ["5h", "5d"],
+                "highlighted": 1,
+            },
+        }
+    )
     page.goto(server.url)
+    # the choice the knobs point at is marked
+    expect(page.get_by_test_id("choice-5d")).to_have_attribute("aria-current", "true")
+    expect(page.get_by_test_id("choice-5h")).not_to_have_attribute("aria-current", "true")
     page.get_by_test_id("undo").click()
     expect(page.get_by_test_id("reply")).to_contain_text("PIN")
     assert posted == []

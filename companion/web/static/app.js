@@ -160,11 +160,15 @@ function render(v) {
   if (v.correction) {
     corr.classList.remove("hidden");
     tid("correction-message").textContent = v.correction.message;
-    tid("correction-choices").replaceChildren(...(v.correction.choices || []).map((c) => {
+    tid("correction-choices").replaceChildren(...(v.correction.choices || []).map((c, i) => {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = c;
       b.dataset.testid = "choice-" + c;
+      if (i === v.correction.highlighted) {  // where the knobs point: a press answers with this card
+        b.classList.add("highlighted");
+        b.setAttribute("aria-current", "true");
+      }
       b.addEventListener("click", () => ask("/api/correct", { card: c, zone: v.correction.zone, seen: v.correction.seen || "" }));
       return b;
     }));
