@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from companion.app.config import TableConfig
-from companion.app.events import CardLanded
+from companion.app.events import CardLanded, DialClaim
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.app.store import Journal
@@ -141,6 +141,10 @@ def test_a_card_the_camera_could_not_read_is_picked_on_the_page(
     page.get_by_test_id(f"choice-{choice}").click()  # no PIN given yet: refused
     expect(page.get_by_test_id("reply")).to_contain_text("PIN")
     assert len(loop.table.game.snapshot().deal_cards) == laid
+    choices = loop.table.correction.choices if loop.table.correction else ()
+    expect(page.get_by_test_id(f"choice-{choices[0]}")).to_have_attribute("aria-current", "true")
+    loop.post(DialClaim(0, +1))  # a knob turned: the highlight follows on the page
+    expect(page.get_by_test_id(f"choice-{choices[1]}")).to_have_attribute("aria-current", "true")
     page.get_by_test_id("pin").fill(PIN)
     page.get_by_test_id(f"choice-{choice}").click()
     expect(page.get_by_test_id("correction")).to_be_hidden()
