@@ -37,7 +37,10 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class DialClaim:
-    """A player turned their knob: the claim they are about to peg moves by ``steps`` (negative = down)."""
+    """A player turned their knob: the claim they are about to peg moves by ``steps`` (negative = down).
+
+    While the table asks about a card, the turn moves the highlight through the offered cards instead.
+    """
 
     name: ClassVar[str] = "dial"
     player: int
@@ -46,7 +49,10 @@ class DialClaim:
 
 @dataclass(frozen=True, slots=True)
 class PegClaim:
-    """A player pressed their knob: peg the claim dialled so far (in the play, with nothing dialled, a go)."""
+    """A player pressed their knob: peg the claim dialled so far (in the play, with nothing dialled, a go).
+
+    While the table asks about a card, the press answers with the highlighted card instead.
+    """
 
     name: ClassVar[str] = "peg"
     player: int
@@ -114,8 +120,9 @@ class CardLifted:
 
 @dataclass(frozen=True, slots=True)
 class Correct:
-    """A correction from the scoreboard: the card the camera saw as ``seen`` is really ``card``
-    (``seen`` empty when the camera could not name it at all) laid in ``zone``."""
+    """A correction from the scoreboard: the card the camera saw as ``seen`` is really ``card`` (``seen``
+    empty when the camera could not name it at all) laid in ``zone``.  A knob's answer takes the same
+    path in the table."""
 
     name: ClassVar[str] = "correct"
     card: str
