@@ -13,7 +13,7 @@
 
 #define PROTO_VERSION "1"
 #ifndef FW_VERSION
-#define FW_VERSION "1.0.0"
+#define FW_VERSION "1.1.0"
 #endif
 #define PROTO_MAX_FRAME 120u                    /* '@' to '\n' inclusive */
 #define PROTO_MAX_BODY (PROTO_MAX_FRAME - 2u)   /* the bytes between '@' and '\n' */

@@ -43,7 +43,7 @@ def test_the_link_handshakes_with_the_firmware(linked: tuple[SimulatedBoard, Boa
     info = link.connect()
     assert (info.protocol, info.firmware, info.tracks, info.holes, info.leds, info.cap_ma) == (
         1,
-        "1.0.0",
+        "1.1.0",
         2,
         121,
         242,
