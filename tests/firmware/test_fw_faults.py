@@ -139,8 +139,8 @@ def test_the_port_closed_and_reopened_resets_the_board_and_the_host_restores_it(
 ) -> None:
     board, wire = fresh
     settle(board, wire, GAME)
+    marker = len(board.events)  # before closing: the harness may report the close at once
     wire.port.close()
-    marker = len(board.events)
     board.wait_event("close", after=marker)
     wire.port = open_port(board)
     assert board.wait_event("start", after=marker)["reason"] == "open"
@@ -154,8 +154,8 @@ def test_without_reset_on_open_the_state_survives_a_reopen(built: None) -> None:
         wire = Wire(open_port(board))
         wire.request_until_ok("PING")
         settle(board, wire, GAME)
-        wire.port.close()
         marker = len(board.events)
+        wire.port.close()
         board.wait_event("close", after=marker)
         wire.port = open_port(board)
         board.wait_event("open", after=marker)
