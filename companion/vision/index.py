@@ -29,6 +29,7 @@ __all__ = [
     "features",
     "find_candidates",
     "patch_polygon",
+    "split_joined",
     "suit_notches",
 ]
 
@@ -135,9 +136,53 @@ def find_candidates(
 
 
 #: A blob this elongated (ratio of its principal axes) and this full of its box may be a rank and suit
-#: run together (a jumbo-index "J" over its suit measures 2.0-3.3 and 0.33-0.41 at 80-130 px wide cards).
-_JOINED_ELONGATION: Final = (1.9, 3.6)
-_JOINED_FILL: Final = (0.28, 0.5)
+#: run together (a jumbo "J" over its suit measures 2.0-3.3 and 0.33-0.41 at 80-130 px wide cards; a
+#: "Q" whose tail runs into its heart is rounder).
+_JOINED_ELONGATION: Final = (1.5, 4.0)
+_JOINED_FILL: Final = (0.2, 0.6)
+
+
+Point = tuple[float, float]
+
+
+def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | None:
+    """Rank centre, suit centre and rank size of one blob that holds a rank glyph run into its suit mark.
+
+    Why this way: a suit mark is a solid shape, while a rank glyph is drawn in strokes. So the blob's
+    thickest part (where the distance to its edge is greatest) lies in the suit; everything the suit's
+    solid body does not reach is the rank. The rank's centre is its box centre and the suit's its ink
+    centroid, as for separate marks, so the network sees the same picture either way. Used both at run
+    time and by the build script (on the clean renders), so the two agree on where such an index is.
+    None if the blob does not split into a rank and a suit of index proportions.
+    """
+    pad = np.pad(blob.astype(np.uint8), 1)
+    dist = cv2.distanceTransform(pad, cv2.DIST_L2, 3)
+    radius = float(dist.max())
+    if radius < 1.5:
+        return None
+    _, cores = cv2.connectedComponents((dist > 0.5 * radius).astype(np.uint8), connectivity=8)
+    peak = int(cores[np.unravel_index(int(np.argmax(dist)), dist.shape)])
+    grow = 2 * round(0.5 * radius) + 3
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))
+    body = np.asarray(cv2.dilate((cores == peak).astype(np.uint8), ellipse), np.uint8) & pad
+    near = np.asarray(cv2.dilate(body, np.ones((3, 3), np.uint8)), np.uint8)
+    rest = pad & (1 - near)
+    parts, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    if parts <= 1:
+        return None
+    j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    rx, ry, rw, rh = (int(v) for v in stats[j, :4])
+    m = cv2.moments(body, binaryImage=True)
+    _, _, sw, sh = cv2.boundingRect(body)
+    rank_size, suit_size = float(max(rw, rh)), float(max(sw, sh))
+    rank = (rx + rw / 2 - 1, ry + rh / 2 - 1)
+    suit = (m["m10"] / m["m00"] - 1, m["m01"] / m["m00"] - 1)
+    apart = float(np.hypot(suit[0] - rank[0], suit[1] - rank[1]))
+    if not (0.55 * rank_size < apart < 1.6 * rank_size and 0.35 < suit_size / rank_size < 1.5):
+        return None
+    if stats[j, cv2.CC_STAT_AREA] < 0.1 * m["m00"]:
+        return None  # a stray tip, not a glyph
+    return rank, suit, rank_size
 
 
 def _joined_pairs(
@@ -145,11 +190,10 @@ def _joined_pairs(
 ) -> list[Candidate]:
     """Candidates from single blobs that may hold a rank *and* its suit mark, touching.
 
-    Why: on a small card (about 100 pixels wide) a jumbo index's rank glyph, such as a "J" whose hook
-    curls right down to the heart below it, runs into its suit mark by a pixel, so the pair test above
-    never sees two marks. Such a blob is long and narrow along the card's "down"; its two halves along the
-    principal axis are then taken as rank and suit (both ways round -- the network tells which is which,
-    and rejects the many narrow blobs that are no index at all).
+    Why: some decks print a rank glyph that touches its suit mark (a jumbo "J" whose hook curls down to
+    the club below it, a "Q" whose tail runs into its heart), and on a small card many more run together
+    by a pixel, so the pair test above never sees two marks. Long, part-filled blobs are split by
+    :func:`split_joined`; the network rejects the many such blobs that are no index at all.
     """
     out: list[Candidate] = []
     w = stats[1:, cv2.CC_STAT_WIDTH]
@@ -158,30 +202,23 @@ def _joined_pairs(
     sel = np.flatnonzero(
         keep & (np.maximum(w, h) >= 1.5 * min_size) & (fill >= _JOINED_FILL[0]) & (fill <= _JOINED_FILL[1])
     )
+    lo, hi = _JOINED_ELONGATION
     for i in sel.tolist():
         x0, y0, bw, bh = (int(v) for v in stats[i + 1, :4])
-        m = cv2.moments((labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).astype(np.uint8), binaryImage=True)
+        blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).astype(np.uint8)
+        m = cv2.moments(blob, binaryImage=True)
         if m["m00"] <= 0:
             continue
         a, b, c = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
         spread = float(np.hypot((a - b) / 2, c))
         major, minor = (a + b) / 2 + spread, (a + b) / 2 - spread
-        lo, hi = _JOINED_ELONGATION
         if minor <= 0 or not lo**2 * minor <= major <= hi**2 * minor:
             continue
-        theta = 0.5 * np.arctan2(2 * c, a - b)
-        half = float(np.sqrt(3.0 * major))  # half-length of a bar with this spread
-        ux, uy = 0.6 * half * np.cos(theta), 0.6 * half * np.sin(theta)
-        px, py = x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"]
-        for sgn in (1.0, -1.0):
-            out.append(
-                Candidate(
-                    (float(px - sgn * ux), float(py - sgn * uy)),
-                    (float(px + sgn * ux), float(py + sgn * uy)),
-                    half,
-                    joined=True,
-                )
-            )
+        split = split_joined(blob)
+        if split is None:
+            continue
+        (rx, ry), (sx, sy), size = split
+        out.append(Candidate((x0 + rx, y0 + ry), (x0 + sx, y0 + sy), size, joined=True))
     return out
 
 
@@ -319,6 +356,14 @@ def suit_notches(gray: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatAr
         m[:, 2] = np.array([side / 2, side / 2]) - m[:, :2] @ np.array(c.suit)
         patch = cv2.warpAffine(gray, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         _, ink = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+        if c.joined:
+            # The rank glyph's strokes run into the mark: an opening by a disc half as wide as the mark's
+            # thickest part takes them away and keeps the solid mark, whose notches (hollows, not
+            # spurs) it leaves as they are.
+            radius = float(cv2.distanceTransform(ink, cv2.DIST_L2, 3).max())
+            grow = 2 * round(0.5 * radius) + 1
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))
+            ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, disc)
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
         if count <= 1:
             continue

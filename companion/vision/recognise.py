@@ -92,11 +92,12 @@ class Recogniser:
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
         ps = ps.copy()
         notch = idx.suit_notches(gray, [cands[n] for n in live.tolist()])
-        ps[live] = _check_suits(ps[live], notch)
-        # A suit mark run into its rank glyph has no outline of its own to tell a club from a spade, and
-        # the network alone confuses them there (a jumbo "J" of clubs read as spades): not read at all.
-        black = np.argmax(ps[live], axis=1) % 3 == 0  # club (0) or spade (3)
         joined = np.array([cands[n].joined for n in live.tolist()], bool)
+        ps[live] = _check_suits(ps[live], notch, joined)
+        # A suit mark run into its rank glyph whose outline cannot be had has nothing to tell a club
+        # from a spade, and the network alone confuses them there (a jumbo "J" of clubs read as spades):
+        # not read at all.
+        black = np.argmax(ps[live], axis=1) % 3 == 0  # club (0) or spade (3)
         rejected[live[joined & black & np.isnan(notch)]] = True
         out: list[_Reading] = []
         for n, c in enumerate(cands):
@@ -140,19 +141,25 @@ class Recogniser:
 
     @staticmethod
     def _same_card(a: _Reading, b: _Reading) -> bool:
-        """Whether two readings are indices of one card: same name, half a turn apart, within a card.
+        """Whether two readings are indices of one card: same name, and placed as two corners of one card.
 
         Each index sees the other diagonally ahead ("down" and to the right in its own frame). The test is
         kept loose (a card length is at most ~20 index heights in any deck) because decks differ in
         where they print indices; two real copies of one card lying head to tail that close are rare,
         and :func:`duplicates` still names a card seen twice farther apart.
         """
-        if a.label != b.label or float(a.down @ b.down) > -0.8:
+        if a.label != b.label:
             return False
         v = b.centre - a.centre
         along = float(v @ a.down)
         length = (a.cand.length + b.cand.length) / 2
-        return 1.5 * length < along < 20 * length and float(np.hypot(*v)) < 20 * length
+        turn = float(a.down @ b.down)
+        if turn < -0.8:
+            return 1.5 * length < along < 20 * length and float(np.hypot(*v)) < 20 * length
+        # Four-index decks also print an index upright in the top right corner: the same way up, level
+        # with the first, a card's width across (at most ~14 index heights).
+        across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
+        return turn > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
 
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
         if frame.ndim == 2:
@@ -224,6 +231,11 @@ class Recogniser:
 #: from hearts, and how sharply: see :func:`companion.vision.index.suit_notches`.
 NOTCH_SPLIT: Final = 0.058
 NOTCH_SCALE: Final = 0.004
+#: The same for a suit mark cut from its rank glyph by an opening (see :func:`~companion.vision.index.
+#: suit_notches`), which rounds a spade's point and shoulders into shallow hollows (up to 0.06 measured)
+#: while a club keeps its deep ones (0.2 and over) and a heart its cleft (0.14).
+JOINED_NOTCH_SPLIT: Final = 0.1
+JOINED_NOTCH_SCALE: Final = 0.01
 #: Most the notch evidence may move the log-odds of one black suit (spade or club) against the other.
 #: Strong, since the network's black-suit split is its weakest part and the outlines differ plainly.
 BLACK_SWAY: Final = 5.0
@@ -232,15 +244,20 @@ BLACK_SWAY: Final = 5.0
 RED_SWAY: Final = 2.5
 
 
-def _check_suits(ps: npt.NDArray[np.float32], notch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+def _check_suits(
+    ps: npt.NDArray[np.float32], notch: npt.NDArray[np.float32], joined: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.float32]:
     """Suit probabilities with the suit mark's shape weighed in (its notch depth; NaN: no evidence).
 
     The network's split between the two suits of one colour is shifted in log-odds by the shape's
-    evidence (clipped), leaving the share given to each colour as it was.
+    evidence (clipped), leaving the share given to each colour as it was. ``joined`` marks candidates
+    whose suit mark was cut from its rank glyph, measured against their own split.
     """
     out = ps.astype(np.float64)
     ok = ~np.isnan(notch)
-    z = np.where(ok, (np.nan_to_num(notch) - NOTCH_SPLIT) / NOTCH_SCALE, 0.0)
+    split = np.where(joined, JOINED_NOTCH_SPLIT, NOTCH_SPLIT)
+    scale = np.where(joined, JOINED_NOTCH_SCALE, NOTCH_SCALE)
+    z = np.where(ok, (np.nan_to_num(notch) - split) / scale, 0.0)
     for notched, plain, sway in ((0, 3, BLACK_SWAY), (2, 1, RED_SWAY)):  # club/spade, heart/diamond
         pair = out[:, notched] + out[:, plain]
         logit = np.log(out[:, notched] + 1e-9) - np.log(out[:, plain] + 1e-9) + np.clip(z, -sway, sway)

@@ -1,0 +1,61 @@
+"""Splitting a rank glyph run into its suit mark (:func:`companion.vision.index.split_joined`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.index import split_joined
+
+
+def _diamond(mask: np.ndarray, cx: int, cy: int, half_w: int, half_h: int) -> None:
+    pts = np.array([(cx, cy - half_h), (cx + half_w, cy), (cx, cy + half_h), (cx - half_w, cy)], np.int32)
+    cv2.fillConvexPoly(mask, pts, 1)
+
+
+def _jack_over_diamond(turn: float) -> tuple[np.ndarray, tuple[float, float], tuple[float, float]]:
+    """A thin "J" whose hook runs into a solid diamond below it, turned by ``turn`` degrees; with the
+    (turned) centres of the J's box and of the diamond."""
+    mask = np.zeros((120, 120), np.uint8)
+    cv2.line(mask, (62, 20), (62, 52), 1, 3)  # the stem
+    cv2.ellipse(mask, (56, 52), (6, 6), 0, 0, 180, 1, 3)  # the hook, curling down into the diamond
+    _diamond(mask, 60, 74, 11, 16)
+    rank, suit = (57.0, 39.0), (60.0, 74.0)
+    m = cv2.getRotationMatrix2D((60, 60), turn, 1.0)
+    turned = cv2.warpAffine(mask, m, (120, 120), flags=cv2.INTER_NEAREST)
+
+    def at(p: tuple[float, float]) -> tuple[float, float]:
+        q = m @ np.array([p[0], p[1], 1.0])
+        return float(q[0]), float(q[1])
+
+    return turned, at(rank), at(suit)
+
+
+def test_a_jack_run_into_its_suit_splits_into_rank_and_suit() -> None:
+    for turn in (0, 35, 90, 180, 250):
+        mask, rank, suit = _jack_over_diamond(turn)
+        assert cv2.connectedComponents(mask)[0] == 2  # one blob
+        split = split_joined(mask)
+        assert split is not None, turn
+        got_rank, got_suit, size = split
+        # The suit is found at the diamond (its solid body) and the rank on the J, so that the line from
+        # rank to suit runs the card's "down" (within 15 degrees), whatever the turn.
+        assert np.hypot(got_suit[0] - suit[0], got_suit[1] - suit[1]) < 4, turn
+        assert np.hypot(got_rank[0] - rank[0], got_rank[1] - rank[1]) < 10, turn
+        want = np.subtract(suit, rank)
+        got = np.subtract(got_suit, got_rank)
+        cos = float(want @ got) / float(np.linalg.norm(want) * np.linalg.norm(got))
+        assert cos > np.cos(np.radians(15)), turn
+        assert 25 <= size <= 45
+
+
+def test_a_lone_stroke_or_a_lone_shape_does_not_split() -> None:
+    stroke = np.zeros((80, 80), np.uint8)
+    cv2.line(stroke, (40, 10), (40, 70), 1, 3)
+    assert split_joined(stroke) is None
+    shape = np.zeros((80, 80), np.uint8)
+    _diamond(shape, 40, 40, 14, 20)
+    assert split_joined(shape) is None
+    disc = np.zeros((80, 80), np.uint8)
+    cv2.circle(disc, (40, 40), 20, 1, -1)
+    assert split_joined(disc) is None
