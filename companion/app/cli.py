@@ -2,10 +2,11 @@
 
 With no camera (the default on a laptop) it replays the recording of a whole game bundled with the
 package (the cuts, the starter, every card laid, the crib turned up, and one misread taken back with
-undo) through the same table logic the camera feeds, against the virtual board; it serves the
-scoreboard and prints the score after every deal.  ``--frames`` films the recording as camera frames
-(a public-domain deck on a wooden table, hands passing over) and reads them with the card recognition
-and the tracker instead.  On the Pi::
+undo), filmed as camera frames (a public-domain deck on a wooden table, hands passing over) and read
+by the real card recognition and tracker, into the same table logic the camera feeds, against the
+virtual board; it serves the scoreboard and prints the score after every deal.  ``--events`` feeds the
+recording's table events instead, skipping the camera (quicker, and what the tests of the table use).
+On the Pi::
 
     crib play --camera pi --board /dev/ttyUSB0 --gpio      # or: crib play --config /etc/crib/crib.toml
 
@@ -65,13 +66,14 @@ def register(subparsers: Any) -> None:
         "--events",
         dest="frames",
         action="store_false",
-        help="replay the recording as the table's events (the default)",
+        help="replay the recording as the table's events, without the camera's frames",
     )
     replay.add_argument(
         "--frames",
         dest="frames",
         action="store_true",
-        help="replay the recording filmed as camera frames, through the card recognition and the tracker",
+        help="replay the recording filmed as camera frames, through the card recognition and the tracker "
+        "(the default)",
     )
     play.add_argument(
         "--pace", type=float, metavar="SECONDS", help="pause between replayed events (default 0.02)"
@@ -80,7 +82,7 @@ def register(subparsers: Any) -> None:
     play.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
     play.add_argument("--once", action="store_true", help="stop when the replay (or the camera) ends")
     play.add_argument("--json", action="store_true", help="print the deals and the result as JSON lines")
-    play.set_defaults(func=run_play, frames=False)
+    play.set_defaults(func=run_play, frames=True)
 
 
 def _config(args: argparse.Namespace) -> TableConfig:
@@ -224,7 +226,7 @@ def run_play(args: argparse.Namespace) -> int:
         if recording is not None:
             source = "the bundled recording" if not args.recording else args.recording
             counting = "counted by the companion" if recording.mode == "auto" else "players claiming"
-            detect, why = _recogniser() if args.frames else (None, "add --frames for camera frames")
+            detect, why = _recogniser() if args.frames else (None, "as asked by --events")
             if detect is None:
                 _say(args, f"replaying {source} ({counting}) as table events ({why})")
                 _replay(loop, recording, table.cursor + 1, args.pace if args.pace is not None else 0.02, stop)
