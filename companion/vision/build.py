@@ -716,17 +716,37 @@ def make_scene(
         for rank_c, suit_c, box in p.art.marks:
             pts = np.array([rank_c, suit_c], np.float64)
             scene_pts = pts @ p.matrix[:, :2].T + p.matrix[:, 2]
-            # Visible when the index box is (almost) all this card's own pixels.
-            bx = np.linspace(box[0], box[2], 5)
-            by = np.linspace(box[1], box[3], 6)
-            grid = np.array([(a, b) for a in bx for b in by], np.float64) @ p.matrix[:, :2].T + p.matrix[:, 2]
-            gi = np.clip(grid.round().astype(int), 0, [w - 1, h - 1])
-            inside = ((grid[:, 0] >= 0) & (grid[:, 0] < w) & (grid[:, 1] >= 0) & (grid[:, 1] < h)).mean()
-            own = (ids[gi[:, 1], gi[:, 0]] == p.ident).mean() if inside == 1.0 else 0.0
+            # Visible when the index box is (almost) all this card's own pixels, or at least both marks
+            # are; hidden when either mark is mostly covered (by another card, a chip, a hand) or off
+            # the picture. A candidate on a hidden index is taught as "not an index", so the network
+            # learns to leave a rank without its suit (or a suit without its rank) unread rather than
+            # guess the rest; anything between is left out of training.
+            own = _own(box, p, ids)
+            reach = 0.35 * float(np.hypot(suit_c[0] - rank_c[0], suit_c[1] - rank_c[1]))
+            own_marks = min(_own(_around(rank_c, reach), p, ids), _own(_around(suit_c, reach), p, ids))
+            visible = own >= 0.97 or own_marks >= 0.97
+            hidden = own_marks < 0.6
             warped = cv2.perspectiveTransform(scene_pts[None].astype(np.float32), persp)[0].astype(np.float64)
-            truth.append((p.art.label, warped[0], warped[1], bool(own >= 0.97)))
-            truth.append(("partial", warped[0], warped[1], bool(own < 0.97 and own > 0.3)))
+            truth.append((p.art.label, warped[0], warped[1], bool(visible)))
+            truth.append(("partial", warped[0], warped[1], bool(not visible and not hidden and own > 0.3)))
     return img, truth
+
+
+def _around(centre: tuple[float, float], reach: float) -> tuple[float, float, float, float]:
+    return (centre[0] - reach, centre[1] - reach, centre[0] + reach, centre[1] + reach)
+
+
+def _own(box: tuple[float, float, float, float], p: Placed, ids: npt.NDArray[np.int32]) -> float:
+    """Share of a card-pixel box (sampled on a 5x6 grid) that shows this card in the scene (0 if any of
+    it is off the picture)."""
+    h, w = ids.shape
+    bx = np.linspace(box[0], box[2], 5)
+    by = np.linspace(box[1], box[3], 6)
+    grid = np.array([(a, b) for a in bx for b in by], np.float64) @ p.matrix[:, :2].T + p.matrix[:, 2]
+    if not ((grid[:, 0] >= 0) & (grid[:, 0] < w) & (grid[:, 1] >= 0) & (grid[:, 1] < h)).all():
+        return 0.0
+    gi = np.clip(grid.round().astype(int), 0, [w - 1, h - 1])
+    return float((ids[gi[:, 1], gi[:, 0]] == p.ident).mean())
 
 
 def label_candidates(

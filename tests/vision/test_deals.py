@@ -4,11 +4,12 @@ The network is trained on rendered decks and the real crops; these deal photos a
 it. The suit-shape thresholds (:func:`companion.vision.index.suit_notches`) were read off the real
 crops and deals 1-3 only, so deal 4 stays wholly held out. Run with ``-s`` to see the figures.
 
-Measured (recall, misreads): deal 1 48/50 = 0.960, 0; deal 2 51/54 = 0.944, 0; deal 3 46/52 = 0.885, 2;
-deal 4 44/56 = 0.786, 1 -- with the network rebuilt deterministically after rank glyphs run into their
-suit were split at the suit's body and the build's index labels were corrected (ten renders of one
-deck had been labelled with a pip as their suit). The network before: 47/50, 51/54, 46/52 with 1
-misread, 45/56 with none. Each deal keeps a floor a little under its own figure, so a real loss fails.
+Measured (recall, misreads): deal 1 48/50 = 0.960, 0; deal 2 51/54 = 0.944, 0; deal 3 44/52 = 0.846, 1;
+deal 4 47/56 = 0.839, 0 -- with the network rebuilt deterministically after rank glyphs run into their
+suit were split at the suit's body, the build's index labels corrected (ten renders of one deck had
+been labelled with a pip as their suit) and indices with a mark mostly covered taught as "not an
+index". The network before: 47/50, 51/54, 46/52 with 1 misread, 45/56 with none. Each deal keeps a
+floor a little under its own figure, so a real loss fails.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from companion.vision.types import UNKNOWN
 from .conftest import DEALS
 
 #: Recall each deal must keep (a little under what was measured; see the module docstring).
-FLOOR = {1: 0.94, 2: 0.92, 3: 0.84, 4: 0.76}
+FLOOR = {1: 0.94, 2: 0.92, 3: 0.82, 4: 0.82}
 #: Named indices that sit on a labelled index of another card: misreads. At most this share.
 MISREAD_CEILING = 0.05
 
