@@ -31,6 +31,7 @@ def draw_sightings(frame: Frame, sightings: Iterable[Sighting], doubled: set[str
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thick)
         y = max(th + base, y - 4)
         cv2.rectangle(out, (x, y - th - base), (x + tw, y + base // 2), colour, -1)
-        cv2.putText(out, text, (x, y - base // 2), cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thick,
-                    cv2.LINE_AA)
+        cv2.putText(
+            out, text, (x, y - base // 2), cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thick, cv2.LINE_AA
+        )
     return out
