@@ -126,7 +126,7 @@ class Table:
     def __init__(self, journal: Journal, config: TableConfig) -> None:
         self.journal = journal
         self.config = config
-        self.correction: Correction | None = None
+        self._correction: Correction | None = None
         self.highlighted = 0
         """The index in ``correction.choices`` the knobs point at (turn to move it, press to answer)."""
         self.notice = ""
@@ -158,6 +158,18 @@ class Table:
             self._event_cursor = None
         self.resumed = saved is not None and bool(saved.actions)
 
+    @property
+    def correction(self) -> Correction | None:
+        """The question waiting for an answer, if any (nothing is read past it)."""
+        return self._correction
+
+    @correction.setter
+    def correction(self, question: Correction | None) -> None:
+        # Every new question (or none) starts the knobs' highlight at the first choice: for a misread,
+        # a card sharing its rank or suit.
+        self._correction = question
+        self.highlighted = 0
+
     # -- matches -----------------------------------------------------------------------------------
 
     def _begin_match(self) -> None:
@@ -172,7 +184,6 @@ class Table:
 
     def _reset_follower(self) -> None:
         self.correction = None
-        self.highlighted = 0
         self._held = []
         self.dial = {0: 0, 1: 0}
         self._set_crib_seen([])
@@ -235,7 +246,6 @@ class Table:
         """Take back the last group of actions (or dismiss a pending correction); False if nothing to undo."""
         if self.correction is not None:
             self.correction = None
-            self.highlighted = 0
             self.notice = "the unread card is ignored"
             self._release_held()
             return True
@@ -322,7 +332,6 @@ class Table:
     def _answer(self, card: str, zone: str) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
         self.correction = None
-        self.highlighted = 0
         self._landed(card, zone, corrected=True)
         self._release_held()
 
@@ -408,7 +417,6 @@ class Table:
 
     def _ask(self, message: str, zone: str, seen: str) -> None:
         self.correction = Correction(message, zone, seen, self._unseen(seen))
-        self.highlighted = 0  # the first choice: for a misread, a card sharing its rank or suit
 
     def _release_held(self) -> None:
         """Cards laid while a correction was waiting, now read in order (until one needs asking about)."""
