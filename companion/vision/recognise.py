@@ -311,22 +311,34 @@ def _backs(
 ) -> list[tuple[list[tuple[float, float]], float]]:
     """Card-shaped outlines with no index inside and no plain card-white face: face-down cards.
 
-    Outlines are found at about 800 pixels across (enough for a card, and cheap on every frame).
+    Outlines are found on the image halved until it is at most 1000 pixels across (a card is still
+    tens of pixels long there, and halving is ten times cheaper than any other shrinking, which
+    matters on every frame).
     """
-    factor = min(1.0, 800.0 / max(image.shape[:2]))
-    if factor < 1.0:
-        small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-        found = _backs_at(np.asarray(small, np.uint8), readings, factor * scale)
-        return [([(x / factor, y / factor) for x, y in quad], conf) for quad, conf in found]
-    return _backs_at(image, readings, scale)
+    factor = 1.0
+    while max(image.shape[:2]) > 1000:
+        image = np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.uint8)
+        factor *= 0.5
+    found = _backs_at(image, readings, factor * scale)
+    return [([(x / factor, y / factor) for x, y in quad], conf) for quad, conf in found]
+
+
+def _median(gray: npt.NDArray[np.uint8]) -> float:
+    """The median grey level, as ``np.median`` gives it, from a histogram (a fifth of the time)."""
+    counts = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    n = int(counts[-1])
+    # The values at sorted positions (n - 1) // 2 and n // 2, averaged.
+    lower = int(np.searchsorted(counts, (n - 1) // 2 + 1))
+    upper = int(np.searchsorted(counts, n // 2 + 1))
+    return (lower + upper) / 2
 
 
 def _backs_at(
     image: Frame, readings: Sequence[_Reading], factor: float
 ) -> list[tuple[list[tuple[float, float]], float]]:
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
-    med = float(np.median(blurred))
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    blurred = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0), np.uint8)
+    med = _median(blurred)
     edges = cv2.Canny(blurred, max(10.0, 0.4 * med), max(30.0, 0.9 * med))
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

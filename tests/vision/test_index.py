@@ -1,11 +1,15 @@
-"""Splitting a rank glyph run into its suit mark (:func:`companion.vision.index.split_joined`)."""
+"""Index geometry: splitting a rank glyph run into its suit mark
+(:func:`companion.vision.index.split_joined`), and the pieces of the features (gradient sectors,
+upright patches), which are written for speed and checked here against their plain definitions."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.vision.index import split_joined
+from companion.vision.index import PATCH_H, PATCH_W, Candidate, _orientation_bins, _patches, split_joined
 
 
 def _diamond(mask: np.ndarray, cx: int, cy: int, half_w: int, half_h: int) -> None:
@@ -59,3 +63,46 @@ def test_a_lone_stroke_or_a_lone_shape_does_not_split() -> None:
     disc = np.zeros((80, 80), np.uint8)
     cv2.circle(disc, (40, 40), 20, 1, -1)
     assert split_joined(disc) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-4096, 4096), st.integers(-4096, 4096)), min_size=1, max_size=64))
+def test_gradient_sectors_are_the_arctangent_s(steps: list[tuple[int, int]]) -> None:
+    """The comparison-built sectors equal floor((atan2(gy, gx) + pi) / 45 degrees), ties and axes
+    included, for gradients of normalised grey levels (differences on a grid of 1/2048)."""
+    g = np.array(steps, np.float32) / np.float32(2048)
+    gx, gy = g[None, :, 0], g[None, :, 1]
+    want = np.minimum(((np.arctan2(gy, gx) + np.pi) * (8 / (2 * np.pi))).astype(np.int32), 7)
+    got = _orientation_bins(gx, gy)
+    live = np.hypot(gx, gy) > 0
+    assert (got[live] == want[live]).all()
+
+
+def test_patches_are_the_index_cut_out_upright() -> None:
+    """Each candidate's patch is the image around it turned so that its rank is above its suit: the
+    same picture cv2.warpAffine cuts (to a grey level), at any rotation, hundreds at once."""
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (300, 400, 3), np.uint8)
+    image = np.asarray(cv2.GaussianBlur(image, (7, 7), 0), np.uint8)
+    cands = []
+    for _ in range(1200):  # more than one remap call takes
+        r = rng.uniform(40, 260, 2)
+        turn = rng.uniform(0, 2 * np.pi)
+        length = rng.uniform(8, 40)
+        s = r + length * np.array([np.cos(turn), np.sin(turn)])
+        cands.append(Candidate((float(r[0]), float(r[1])), (float(s[0]), float(s[1])), length))
+    got = _patches(image, cands)
+    assert got.shape == (len(cands), PATCH_H, PATCH_W, 3)
+    for k in range(0, len(cands), 97):
+        c = cands[k]
+        down = (np.array(c.suit) - np.array(c.rank)) / c.length
+        right = np.array([down[1], -down[0]])
+        centre = (np.array(c.rank) + np.array(c.suit)) / 2
+        sx = PATCH_W / (2 * 0.95 * c.length)
+        sy = PATCH_H / (2 * 1.35 * c.length)
+        m = np.array([[sx * right[0], sx * right[1], 0.0], [sy * down[0], sy * down[1], 0.0]])
+        m[:, 2] = np.array([PATCH_W / 2, PATCH_H / 2]) - m[:, :2] @ centre
+        want = cv2.warpAffine(
+            image, m, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        assert np.abs(got[k].astype(int) - want.astype(int)).max() <= 1, k
