@@ -880,6 +880,8 @@ def main(argv: list[str] | None = None) -> int:
     parts = []
     kinds = (("rendered-deck", args.scenes, 0), ("real-deck", args.real_scenes, _REAL_CHUNKS))
     for what, count, first in kinds:
+        if count <= 0:
+            continue  # --real-scenes 0: a network that has never seen the real deck, to measure on it
         cache = None if args.cache is None else args.cache.with_name(f"{args.cache.stem}-{what}.npz")
         if cache is not None and cache.exists():
             with np.load(cache) as d:
