@@ -323,7 +323,7 @@ def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
     if tie.any():
         ang = (np.arctan2(gy[tie], gx[tie]) + np.pi) * (_ORIENT_BINS / (2 * np.pi))
         bins[tie] = np.minimum(ang.astype(np.int32), _ORIENT_BINS - 1)
-    result: npt.NDArray[np.int8] = bins.astype(np.int8)
+    result: npt.NDArray[np.int8] = bins
     return result
 
 

@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NOT_INDEX", "RANK_TEXTS", "SUIT_TEXTS", "Ensemble", "Network", "train"]
+__all__ = ["NOT_INDEX", "RANK_TEXTS", "SUIT_TEXTS", "Network", "train"]
 
 RANK_TEXTS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_TEXTS: Final = ("c", "d", "h", "s")
@@ -63,43 +63,6 @@ class Network:
     def predict(self, x: F32) -> tuple[F32, F32]:
         h = self.hidden(x)
         return _softmax(h @ self.wr + self.br), _softmax(h @ self.ws + self.bs)
-
-
-@dataclass(frozen=True)
-class Ensemble:
-    """Networks trained alike on the same samples from different seeds, their probabilities averaged.
-
-    Why: one network's readings of a photo unlike its training scenes hang on its seed (two builds
-    differing only in the seed missed or misread a different handful of real indices), and the
-    average of a few is steadier and better than any one of them, for a few milliseconds a frame.
-    Saved in one ``.npz``, each member's weights under its own number; a file holding a single
-    network (no numbers) loads as an ensemble of one.
-    """
-
-    members: tuple[Network, ...]
-
-    @classmethod
-    def load(cls, path: Path) -> Ensemble:
-        names = Network.__dataclass_fields__
-        with np.load(path) as data:
-            if "members" not in data:
-                return cls((Network(**{n: data[n].astype(np.float32) for n in names}),))
-            count = int(data["members"])
-            return cls(
-                tuple(Network(**{n: data[f"{n}{k}"].astype(np.float32) for n in names}) for k in range(count))
-            )
-
-    def save(self, path: Path) -> None:
-        arrays: dict[str, npt.NDArray[np.generic]] = {"members": np.array(len(self.members))}
-        for k, net in enumerate(self.members):
-            arrays |= {f"{n}{k}": getattr(net, n) for n in Network.__dataclass_fields__}
-        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
-
-    def predict(self, x: F32) -> tuple[F32, F32]:
-        ranks, suits = zip(*(net.predict(x) for net in self.members), strict=True)
-        rank: F32 = np.mean(ranks, axis=0).astype(np.float32)
-        suit: F32 = np.mean(suits, axis=0).astype(np.float32)
-        return rank, suit
 
 
 def train(

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.vision import index as idx
-from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Ensemble
+from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
 
 __all__ = ["DEFAULT_MODEL", "Recogniser", "duplicates"]
@@ -75,7 +75,7 @@ class Recogniser:
             raise FileNotFoundError(
                 f"card model {path} is missing: rebuild it with python -m companion.vision.build"
             )
-        self.network = Ensemble.load(path)
+        self.network = Network.load(path)
         self.max_side = max_side
         self.backs = backs
 

@@ -1,4 +1,4 @@
-"""The index network: training learns a separable problem, and an ensemble averages its members."""
+"""The index network: training learns a separable problem, and what is saved loads back the same."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision.mlp import NOT_INDEX, Ensemble, Network, train
+from companion.vision.mlp import NOT_INDEX, Network, train
 
 
 def _samples(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -28,31 +28,11 @@ def test_a_trained_network_names_held_out_samples() -> None:
     assert (ps.argmax(axis=1)[real] == suit[2500:][real]).mean() > 0.95
 
 
-def test_an_ensemble_is_the_mean_of_its_members_and_survives_saving(tmp_path: Path) -> None:
-    x, rank, suit = _samples(2)
-    members = tuple(
-        train(x, rank, suit, seed=seed, epochs=1, hidden=(16, 8), progress=False) for seed in (1, 2, 3)
-    )
-    ensemble = Ensemble(members)
-    path = tmp_path / "net.npz"
-    ensemble.save(path)
-    loaded = Ensemble.load(path)
-    assert len(loaded.members) == 3
-    pr, ps = loaded.predict(x[:50])
-    singles = [m.predict(x[:50]) for m in members]
-    assert np.allclose(pr, np.mean([s[0] for s in singles], axis=0), atol=1e-6)
-    assert np.allclose(ps, np.mean([s[1] for s in singles], axis=0), atol=1e-6)
-    assert np.allclose(pr.sum(axis=1), 1.0, atol=1e-5)
-    # The members differ (different seeds), so the mean is not any one of them.
-    assert not np.allclose(pr, singles[0][0], atol=1e-3)
-
-
-def test_a_file_of_one_network_loads_as_an_ensemble_of_one(tmp_path: Path) -> None:
+def test_a_saved_network_loads_back_the_same(tmp_path: Path) -> None:
     x, rank, suit = _samples(3)
     net = train(x, rank, suit, seed=5, epochs=1, hidden=(16, 8), progress=False)
-    path = tmp_path / "one.npz"
+    path = tmp_path / "net.npz"
     net.save(path)
-    loaded = Ensemble.load(path)
-    assert len(loaded.members) == 1
-    assert isinstance(loaded.members[0], Network)
+    loaded = Network.load(path)
     assert np.array_equal(loaded.predict(x[:20])[0], net.predict(x[:20])[0])
+    assert np.array_equal(loaded.predict(x[:20])[1], net.predict(x[:20])[1])
