@@ -14,8 +14,8 @@ by default this measures the table layout (size, overlaps, chips, backs), not un
 read it as an upper bound for the held-out set. For a deck design the network has never seen, build
 one without the real deck and read the real deck alone with it::
 
-    .venv/bin/python -m companion.vision.build --real-scenes 0 --out /tmp/no-real.npz
-    .venv/bin/python benchmarks/bench_table.py --model /tmp/no-real.npz --decks real
+    .venv/bin/python -m companion.vision.build --real-scenes 0 --out /tmp/no-real
+    .venv/bin/python benchmarks/bench_table.py --model /tmp/no-real --decks real
 """
 
 from __future__ import annotations
@@ -130,13 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--model",
         type=Path,
-        help="a network to read with instead of the shipped one (say, one built with --real-scenes 0, "
-        "which has never seen the real deck: then --decks real measures a deck design unseen in training)",
+        help="a folder of networks to read with instead of the shipped ones (say, built with --real-scenes "
+        "0, never having seen the real deck: then --decks real measures a deck design unseen in training)",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    if args.model is not None and not args.model.is_file():
-        print(f"bench_table: no network at {args.model}", file=sys.stderr)
+    if args.model is not None and not args.model.is_dir():
+        print(f"bench_table: no folder of networks at {args.model}", file=sys.stderr)
         return 1
     recogniser = Recogniser(args.model)
     found = total = wrong = reported = backs = 0

@@ -2,20 +2,25 @@
 
 Run ``python -m companion.vision.build``.
 
-Rerunnable and deterministic (fixed seeds). Needs the ``train`` extra (``cairosvg``, over Debian's
-libcairo2) to rasterise SVG; running the companion needs neither.
+Rerunnable and deterministic (fixed seeds). Needs the ``train`` extra (``cairosvg`` over Debian's
+libcairo2 to rasterise SVG, Pillow to draw typefaces, PyTorch to train the namer) and the font packages
+that :func:`typeface_files` names; running the companion needs none of them.
 
 What it does, and why:
 
 1. Renders every card of the two vector decks in ../shared/datasets/cards/svg, plus extra decks drawn
-   here from SVG text in several typefaces (sans, serif, mono; bold, condensed) so that the network
-   learns "a rank over a suit" rather than two particular decks. Pub decks vary.
+   here from SVG text in several typefaces (sans, serif, mono; bold, condensed), and draws most scenes'
+   decks procedurally: ranks in OpenCV's line fonts or in one of many typefaces from Debian's font
+   packages (:data:`TYPEFACES`), each deck heavier or lighter, narrower or wider, slanted and bent its
+   own way, so that the networks learn "a rank over a suit" rather than particular decks. Pub decks vary.
 2. Finds each card's index marks on the clean render (so the labels come for free).
 3. Composites labelled scenes: synthetic light and dark wood, cloth, cork, patterned tops; random
    rotation, scale (a webcam 50-100 cm up to a phone photo), perspective, overlapping pairs, fanned rows,
    face-down cards, hands and chips, shadows, glare, colour casts, blur, noise and JPEG loss.
-4. Runs the very candidate finder used at run time on each scene and labels each candidate by the
-   index it lies on (or "not an index"), then trains the two-headed network on those features.
+4. Runs the very candidate finder used at run time on each scene, labels each candidate by the index
+   it lies on (or "not an index") and cuts it out as at run time; then trains the finder (the
+   perceptron of :mod:`companion.vision.mlp`, on gradient features of the patches) and the namer (the
+   convolutional network of :mod:`companion.vision.cnn`, with PyTorch) on those patches.
 
 The real deals in ../shared are never used here, so measuring on them is honest. The real crops (one
 photographed deck, MIT) are composited into some scenes as one more deck (:func:`load_real_deck`); pass
@@ -35,12 +40,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision import cnn
 from companion.vision import index as idx
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, train
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cards"
 DATA = Path(__file__).resolve().parent / "data"
-MODEL = DATA / "index_net.npz"
+FINDER = DATA / "index_net.npz"
+NAMER = DATA / "index_cnn.npz"
 CARD_W = 240
 
 U8 = npt.NDArray[np.uint8]
@@ -347,14 +354,141 @@ def suit_shapes(faces: list[CardArt]) -> dict[str, list[U8]]:
     return shapes
 
 
+#: Typefaces that procedurally drawn decks print their ranks in, with the Debian packages that hold them.
+#: Pub decks print indices in faces of every kind -- condensed sans, bold slab, old-style serif, narrow
+#: grotesque -- and a network that has seen a few faces learns those faces' glyphs, not "a 3" (a deck it
+#: never saw: a thin condensed 3 read as a 5). So the build draws decks from many faces, each thickened,
+#: thinned, narrowed, widened and slanted at random. Upright cuts only: card indices are not italic.
+TYPEFACES: dict[str, tuple[str, ...]] = {
+    "fonts-dejavu-core": (
+        "truetype/dejavu/DejaVuSans.ttf",
+        "truetype/dejavu/DejaVuSans-Bold.ttf",
+        "truetype/dejavu/DejaVuSerif.ttf",
+        "truetype/dejavu/DejaVuSerif-Bold.ttf",
+        "truetype/dejavu/DejaVuSansMono-Bold.ttf",
+    ),
+    "fonts-dejavu-extra": (
+        "truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
+        "truetype/dejavu/DejaVuSerifCondensed.ttf",
+        "truetype/dejavu/DejaVuSans-ExtraLight.ttf",
+    ),
+    "fonts-urw-base35": (
+        "opentype/urw-base35/NimbusSans-Regular.otf",
+        "opentype/urw-base35/NimbusSans-Bold.otf",
+        "opentype/urw-base35/NimbusSansNarrow-Regular.otf",
+        "opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+        "opentype/urw-base35/NimbusRoman-Regular.otf",
+        "opentype/urw-base35/NimbusRoman-Bold.otf",
+        "opentype/urw-base35/C059-Roman.otf",
+        "opentype/urw-base35/C059-Bold.otf",
+        "opentype/urw-base35/P052-Roman.otf",
+        "opentype/urw-base35/P052-Bold.otf",
+        "opentype/urw-base35/URWBookman-Light.otf",
+        "opentype/urw-base35/URWBookman-Demi.otf",
+        "opentype/urw-base35/URWGothic-Book.otf",
+        "opentype/urw-base35/URWGothic-Demi.otf",
+        "opentype/urw-base35/NimbusMonoPS-Bold.otf",
+    ),
+    "fonts-liberation": (
+        "truetype/liberation/LiberationSans-Regular.ttf",
+        "truetype/liberation/LiberationSans-Bold.ttf",
+        "truetype/liberation/LiberationSansNarrow-Regular.ttf",
+        "truetype/liberation/LiberationSansNarrow-Bold.ttf",
+        "truetype/liberation/LiberationSerif-Regular.ttf",
+        "truetype/liberation/LiberationSerif-Bold.ttf",
+    ),
+    "fonts-freefont-ttf": (
+        "truetype/freefont/FreeSans.ttf",
+        "truetype/freefont/FreeSansBold.ttf",
+        "truetype/freefont/FreeSerif.ttf",
+        "truetype/freefont/FreeSerifBold.ttf",
+    ),
+    "fonts-roboto-unhinted": (
+        "truetype/roboto/unhinted/RobotoTTF/Roboto-Thin.ttf",
+        "truetype/roboto/unhinted/RobotoTTF/Roboto-Light.ttf",
+        "truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+        "truetype/roboto/unhinted/RobotoTTF/Roboto-Medium.ttf",
+        "truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
+        "truetype/roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
+    ),
+    "fonts-open-sans": (
+        "truetype/open-sans/OpenSans-Regular.ttf",
+        "truetype/open-sans/OpenSans-Bold.ttf",
+        "truetype/open-sans/OpenSans-ExtraBold.ttf",
+    ),
+    "fonts-lato": (
+        "truetype/lato/Lato-Light.ttf",
+        "truetype/lato/Lato-Regular.ttf",
+        "truetype/lato/Lato-Bold.ttf",
+        "truetype/lato/Lato-Black.ttf",
+    ),
+    "fonts-noto-core": (
+        "truetype/noto/NotoSans-Regular.ttf",
+        "truetype/noto/NotoSans-Bold.ttf",
+        "truetype/noto/NotoSerif-Regular.ttf",
+        "truetype/noto/NotoSerif-Bold.ttf",
+        "truetype/noto/NotoSerifDisplay-Regular.ttf",
+        "truetype/noto/NotoSansDisplay-Bold.ttf",
+    ),
+    "fonts-crosextra-caladea": (
+        "truetype/crosextra/Caladea-Regular.ttf",
+        "truetype/crosextra/Caladea-Bold.ttf",
+    ),
+    "fonts-crosextra-carlito": (
+        "truetype/crosextra/Carlito-Regular.ttf",
+        "truetype/crosextra/Carlito-Bold.ttf",
+    ),
+    "fonts-linuxlibertine": (
+        "opentype/linux-libertine/LinLibertine_R.otf",
+        "opentype/linux-libertine/LinLibertine_RB.otf",
+        "opentype/linux-libertine/LinBiolinum_R.otf",
+        "opentype/linux-libertine/LinBiolinum_RB.otf",
+    ),
+    "fonts-ebgaramond": ("opentype/ebgaramond/EBGaramond12-Regular.otf",),
+    "fonts-bebas-neue": (
+        "opentype/bebas-neue/BebasNeue-Light.otf",
+        "opentype/bebas-neue/BebasNeue-Regular.otf",
+        "opentype/bebas-neue/BebasNeue-Bold.otf",
+    ),
+    "fonts-cantarell": ("opentype/cantarell/Cantarell-Regular.otf", "opentype/cantarell/Cantarell-Bold.otf"),
+}
+_FONT_ROOTS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts"))
+
+
+def typeface_files() -> list[Path]:
+    """Every file of :data:`TYPEFACES`, in a fixed order; exits with the install line if any is missing.
+
+    All or nothing, so two builds on two machines draw the same decks (a missing face would silently
+    change every seeded choice after it).
+    """
+    found: list[Path] = []
+    missing: set[str] = set()
+    for package, files in TYPEFACES.items():
+        for rel in files:
+            path = next((root / rel for root in _FONT_ROOTS if (root / rel).is_file()), None)
+            if path is None:
+                missing.add(package)
+            else:
+                found.append(path)
+    if missing:
+        raise SystemExit(
+            "build: the typefaces the decks are drawn in are missing; install them with:\n"
+            f"  sudo apt-get install -y {' '.join(sorted(missing))}"
+        )
+    return found
+
+
 @dataclass
 class DeckStyle:
     """How one procedurally drawn deck prints its indices."""
 
     font: int
+    """A Hershey font (OpenCV's own line fonts), used when ``face`` is empty."""
+    face: str
+    """A typeface file the ranks are printed in (see :data:`TYPEFACES`), or "" for the Hershey font."""
     italic: bool
     rank_h: float  # share of card height
-    thick: float  # stroke thickness relative to glyph height
+    thick: float  # stroke thickness relative to glyph height (Hershey); weight change (typeface)
     x: float
     y: float
     gap: float
@@ -365,42 +499,135 @@ class DeckStyle:
     black: tuple[float, float, float]
     shape: int
     squash: float
+    slant: float
+    """Horizontal shear of the rank glyph (share of its height), a face drawn slightly oblique."""
+    ten_gap: float
+    """Space between the "1" and "0" of a ten, as a share of the glyph height (negative: they touch)."""
+    bend: float
+    """How far the deck's glyphs are bent from their typeface (share of the glyph height; see _bent)."""
+    bend_seed: int
 
 
-def random_style(rng: np.random.Generator) -> DeckStyle:
+_HERSHEY_SHARE = 0.3
+#: Share of drawn decks whose rank glyph touches its suit mark, so that both make one blob (a jumbo "J"
+#: over its club does; on a small card many indices run together by a pixel): without them the networks
+#: saw joined indices only in one vector deck, and misread its jacks once the drawn decks grew.
+_JOINED_SHARE = 0.15
+
+
+def random_style(rng: np.random.Generator, faces: list[Path] | None = None) -> DeckStyle:
     paper = (255.0, 255.0, 255.0) if rng.random() < 0.5 else tuple(float(v) for v in rng.uniform(225, 250, 3))
+    face = ""
+    if faces and rng.random() >= _HERSHEY_SHARE:
+        face = str(faces[int(rng.integers(0, len(faces)))])
     return DeckStyle(
         font=int(rng.choice(_HERSHEY)),
+        face=face,
         italic=bool(rng.random() < 0.1),
         rank_h=float(rng.uniform(0.065, 0.14)),
-        thick=float(rng.uniform(0.025, 0.11)),
+        thick=float(rng.uniform(0.025, 0.11)) if not face else float(rng.uniform(-0.035, 0.05)),
         x=float(rng.uniform(0.07, 0.13)),
         y=float(rng.uniform(0.03, 0.07)),
-        gap=float(rng.uniform(0.08, 0.45)),
+        gap=float(rng.uniform(0.08, 0.45))
+        if rng.random() >= _JOINED_SHARE
+        else float(rng.uniform(-0.1, 0.0)),
         suit_scale=float(rng.uniform(0.55, 1.05)),
         aspect=float(rng.uniform(1.38, 1.56)),
         paper=paper,  # type: ignore[arg-type]
         red=(float(rng.uniform(0, 60)), float(rng.uniform(0, 50)), float(rng.uniform(150, 230))),
         black=(float(rng.uniform(0, 60)), float(rng.uniform(0, 40)), float(rng.uniform(0, 40))),
         shape=int(rng.integers(0, 1000)),
-        squash=float(rng.uniform(0.65, 1.2)),
+        squash=float(np.exp(rng.uniform(np.log(0.55), np.log(1.3)))),
+        slant=float(rng.normal(0, 0.06)),
+        ten_gap=float(rng.uniform(-0.06, 0.12)),
+        bend=float(rng.uniform(0.0, 0.05)) if rng.random() < 0.6 else 0.0,
+        bend_seed=int(rng.integers(0, 2**31)),
     )
 
 
 def _glyph(text: str, style: DeckStyle, height: float) -> U8:
-    """A tight mask of ``text`` in the style's Hershey font, ``height`` pixels tall."""
-    font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
-    scale = 4.0
-    thick = max(1, round(style.thick * 100))
-    (tw, th), base = cv2.getTextSize(text, font, scale, thick)
-    canvas = np.zeros((th + base + 2 * thick + 10, tw + 2 * thick + 10), np.uint8)
-    cv2.putText(canvas, text, (thick + 5, th + thick + 5), font, scale, 255, thick, cv2.LINE_AA)
+    """A tight mask of ``text`` in the style's font, ``height`` pixels tall."""
+    if style.face:
+        canvas = _face_glyph(text, style)
+    else:
+        font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
+        scale = 4.0
+        thick = max(1, round(style.thick * 100))
+        (tw, th), base = cv2.getTextSize(text, font, scale, thick)
+        canvas = np.zeros((th + base + 2 * thick + 10, tw + 2 * thick + 10), np.uint8)
+        cv2.putText(canvas, text, (thick + 5, th + thick + 5), font, scale, 255, thick, cv2.LINE_AA)
     ys, xs = np.nonzero(canvas > 100)
     canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    if style.bend > 0:
+        canvas = _bent(canvas, style)
+        ys, xs = np.nonzero(canvas > 100)
+        canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     h = max(4, round(height))
     w = max(2, round(canvas.shape[1] * h / canvas.shape[0] * style.squash))
     out: U8 = np.asarray(cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
     return out
+
+
+def _bent(canvas: U8, style: DeckStyle) -> U8:
+    """A glyph bent by a smooth displacement field, the same field for every glyph of one deck.
+
+    Why: a few dozen typefaces are still a few dozen shapes of each digit, and a deck drawn in none of
+    them (a thin condensed 3 whose top curls more than any training 3) was read as the nearest shape.
+    Bending each deck's glyphs a little, consistently across its cards, makes shapes between and around
+    the typefaces' (the elastic distortion known from handwritten-digit training).
+    """
+    pad = max(4, round(style.bend * canvas.shape[0] * 3))
+    canvas = np.asarray(
+        cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0), np.uint8
+    )
+    h, w = canvas.shape
+    coarse = np.random.default_rng(style.bend_seed).standard_normal((2, 4, 4)).astype(np.float32)
+    shift = [
+        np.asarray(cv2.resize(c, (w, h), interpolation=cv2.INTER_CUBIC), np.float32) * style.bend * h
+        for c in coarse
+    ]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    out = cv2.remap(canvas, xx + shift[0], yy + shift[1], cv2.INTER_LINEAR, borderValue=0)
+    return np.asarray(out, np.uint8)
+
+
+#: Size (pixels) typeface glyphs are drawn at before they are shaped and shrunk to the card.
+_FACE_PX = 160
+_FONTS: dict[str, Any] = {}
+
+
+def _face_glyph(text: str, style: DeckStyle) -> U8:
+    """``text`` drawn large in the style's typeface: heavier or lighter, slanted, a ten's digits spaced."""
+    from PIL import Image, ImageDraw, ImageFont  # the train extra
+
+    font = _FONTS.get(style.face)
+    if font is None:
+        font = _FONTS[style.face] = ImageFont.truetype(style.face, _FACE_PX)
+    pad = _FACE_PX // 2
+    parts = ["1", "0"] if text == "10" else [text]
+    widths = [int(font.getlength(p)) for p in parts]
+    gap = round(style.ten_gap * _FACE_PX)
+    img = Image.new("L", (sum(widths) + gap + 2 * pad, int(_FACE_PX * 1.6) + 2 * pad), 0)
+    draw = ImageDraw.Draw(img)
+    x = pad
+    for part in parts:
+        box = font.getbbox(part)
+        draw.text((x - box[0], pad), part, font=font, fill=255)
+        x += round(box[2] - box[0]) + gap
+    canvas = np.asarray(img, np.uint8)
+    # Weight: a disc as wide as the change grows or eats every stroke alike.
+    change = round(abs(style.thick) * _FACE_PX)
+    if change >= 1:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * change + 1, 2 * change + 1))
+        op = cv2.dilate if style.thick > 0 else cv2.erode
+        thinner = np.asarray(op(canvas, disc), np.uint8)
+        if (thinner > 100).sum() > 0.2 * (canvas > 100).sum():
+            canvas = thinner  # never thinned away to nothing (a hairline face)
+    if abs(style.slant) > 0.005:
+        h, w = canvas.shape
+        m = np.array([[1.0, -style.slant, style.slant * h / 2], [0.0, 1.0, 0.0]], np.float32)
+        canvas = np.asarray(cv2.warpAffine(canvas, m, (w, h)), np.uint8)
+    return canvas
 
 
 def _paste(
@@ -620,11 +847,17 @@ def _placements(
     return out[:n]
 
 
+#: Share of rendered-deck scenes whose cards come from one procedurally drawn deck (the rest mix the
+#: vector decks and the decks drawn as SVG text): drawn decks are where the variety of glyphs lies.
+_DRAWN_SHARE = 0.7
+
+
 def make_scene(
     rng: np.random.Generator,
     faces: list[CardArt],
     backs: list[CardArt],
     shapes: dict[str, list[U8]] | None = None,
+    typefaces: list[Path] | None = None,
 ) -> tuple[U8, list[tuple[str, npt.NDArray[np.float64], npt.NDArray[np.float64], bool]]]:
     """A labelled scene: the image and, per index, (label, rank centre, suit centre, visible)."""
     h, w = (720, 960) if rng.random() < 0.7 else (600, 800)
@@ -633,7 +866,7 @@ def make_scene(
     ids = np.full((h, w), -1, np.int32)
     n = int(rng.integers(4, 16))
     deck_bias = rng.integers(0, len(faces))
-    style = random_style(rng) if shapes is not None and rng.random() < 0.65 else None
+    style = random_style(rng, typefaces) if shapes is not None and rng.random() < _DRAWN_SHARE else None
     placed: list[Placed] = []
     for k, (cx, cy, ang) in enumerate(_placements(rng, h, w, card_w, n)):
         if rng.random() < 0.12:
@@ -643,7 +876,7 @@ def make_scene(
             try:
                 art = draw_card(rng, label, style, shapes)
             except RuntimeError:
-                style = random_style(rng)
+                style = random_style(rng, typefaces)
                 continue
         elif rng.random() < 0.5:
             # Scenes mostly hold one deck, as at a real table.
@@ -790,9 +1023,11 @@ def label_candidates(
     return rank, suit, use
 
 
-def _collect_chunk(
-    job: tuple[int, int, int],
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+Samples = tuple[U8, npt.NDArray[np.int64], npt.NDArray[np.int64]]
+"""Candidate patches (n, PATCH_H, PATCH_W, 3) as cut out at run time, their rank and suit classes."""
+
+
+def _collect_chunk(job: tuple[int, int, int]) -> Samples:
     """Samples from ``count`` scenes made with the seed ``(seed, chunk)``: reproducible in any process."""
     seed, chunk, count = job
     # One thread per worker process (they already run side by side): OpenCV's own threads would make
@@ -804,9 +1039,10 @@ def _collect_chunk(
     if chunk >= _REAL_CHUNKS:
         # Scenes of the real deck only (chunk numbers from _REAL_CHUNKS up).
         faces, shapes = load_real_deck(), None
+    typefaces = typeface_files()
     xs, rs, ss = [], [], []
     for _ in range(count):
-        img, truth = make_scene(rng, faces, backs, shapes)
+        img, truth = make_scene(rng, faces, backs, shapes, typefaces)
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         cands = idx.find_candidates(np.asarray(gray, np.uint8))
         rank, suit, use = label_candidates(cands, truth)
@@ -816,7 +1052,7 @@ def _collect_chunk(
         if neg.size > 3 * max(pos.size, 10):
             neg = rng.choice(neg, 3 * max(pos.size, 10), replace=False)
         chosen = np.concatenate([pos, neg])
-        xs.append(idx.features(img, [cands[i] for i in chosen]))
+        xs.append(idx.patches(img, [cands[i] for i in chosen]))
         rs.append(rank[chosen])
         ss.append(suit[chosen])
     return np.concatenate(xs), np.concatenate(rs), np.concatenate(ss)
@@ -833,9 +1069,7 @@ def _decks(seed: int) -> tuple[list[CardArt], list[CardArt], dict[str, list[U8]]
     return _DECK_CACHE[seed]
 
 
-def collect(
-    scenes: int, seed: int, workers: int = 2, progress: bool = True, first: int = 0
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def collect(scenes: int, seed: int, workers: int = 2, progress: bool = True, first: int = 0) -> Samples:
     """Training samples from ``scenes`` scenes, in chunks of 100 spread over ``workers`` processes."""
     import multiprocessing
 
@@ -862,8 +1096,9 @@ def collect(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.build", description=__doc__)
-    parser.add_argument("--scenes", type=int, default=3600, help="scenes of rendered and drawn decks")
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--scenes", type=int, default=5000, help="scenes of rendered and drawn decks")
+    parser.add_argument("--epochs", type=int, default=14, help="passes of the finder's training")
+    parser.add_argument("--namer-epochs", type=int, default=6, help="passes of the namer's training")
     parser.add_argument("--seed", type=int, default=20261123)
     parser.add_argument("--real-scenes", type=int, default=1200, help="scenes of the real deck's photos")
     parser.add_argument(
@@ -871,35 +1106,49 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=2, help="processes making scenes")
     parser.add_argument("--cache", type=Path, help="keep the samples in this .npz (reused when present)")
-    parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument(
+        "--out", type=Path, default=DATA, help=f"folder to write {FINDER.name} and {NAMER.name} into"
+    )
     args = parser.parse_args(argv)
     if not SHARED.is_dir():
         print(f"build: {SHARED} is missing (the card data set beside the repository)", file=sys.stderr)
         return 1
     _HOLD_OUT["crops"] = args.hold_out_crops
+    typeface_files()  # all there, or say which packages to install before any work starts
     parts = []
     kinds = (("rendered-deck", args.scenes, 0), ("real-deck", args.real_scenes, _REAL_CHUNKS))
     for what, count, first in kinds:
         if count <= 0:
-            continue  # --real-scenes 0: a network that has never seen the real deck, to measure on it
+            continue  # --real-scenes 0: networks that have never seen the real deck, to measure on it
         cache = None if args.cache is None else args.cache.with_name(f"{args.cache.stem}-{what}.npz")
         if cache is not None and cache.exists():
             with np.load(cache) as d:
-                parts.append((d["x"], d["r"], d["s"]))
+                parts.append((d["p"], d["r"], d["s"]))
             continue
         print(f"build: {count} {what} scenes")
         part = collect(count, args.seed, args.workers, first=first)
         if cache is not None:
-            np.savez(cache, x=part[0], r=part[1], s=part[2])
+            np.savez(cache, p=part[0], r=part[1], s=part[2])
         parts.append(part)
-    x = np.concatenate([p[0] for p in parts])
-    r = np.concatenate([p[1] for p in parts])
-    s = np.concatenate([p[2] for p in parts])
-    print(f"build: training on {len(x)} samples ({int((r != NOT_INDEX).sum())} indices)")
-    net = train(x.astype(np.float32), r, s, seed=args.seed, epochs=args.epochs)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    net.save(args.out)
-    print(f"build: wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
+    p = np.concatenate([part[0] for part in parts])
+    r = np.concatenate([part[1] for part in parts])
+    s = np.concatenate([part[2] for part in parts])
+    print(f"build: training on {len(p)} samples ({int((r != NOT_INDEX).sum())} indices)")
+    step = 20_000  # features a slice at a time, to keep memory flat
+    x = np.concatenate([idx.patch_features(p[k : k + step]) for k in range(0, len(p), step)])
+    finder = train(x, r, s, seed=args.seed, epochs=args.epochs)
+    del x
+    namer = cnn.train(
+        np.concatenate([cnn.inputs(p[k : k + step]) for k in range(0, len(p), step)]),
+        r,
+        s,
+        seed=args.seed,
+        epochs=args.namer_epochs,
+    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    for path, net in ((args.out / FINDER.name, finder), (args.out / NAMER.name, namer)):
+        net.save(path)
+        print(f"build: wrote {path} ({path.stat().st_size // 1024} KiB)")
     return 0
 
 

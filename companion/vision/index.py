@@ -28,7 +28,9 @@ __all__ = [
     "Candidate",
     "features",
     "find_candidates",
+    "patch_features",
     "patch_polygon",
+    "patches",
     "split_joined",
     "suit_notches",
 ]
@@ -248,7 +250,7 @@ def patch_polygon(c: Candidate) -> list[tuple[float, float]]:
     return [(float(p[0]), float(p[1])) for p in pts]
 
 
-def _patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArray[np.uint8]:
+def patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArray[np.uint8]:
     """Every candidate cut out upright as a PATCH_W x PATCH_H patch, stacked: shape (n, H, W, channels).
 
     Why one ``cv2.remap`` for all: a busy table gives a few hundred candidates, and one warp call each
@@ -256,6 +258,8 @@ def _patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArra
     centre plus its offsets across and along the index, so the whole map is three broadcast sums.
     """
     n = len(cands)
+    if n == 0:
+        return np.zeros((0, PATCH_H, PATCH_W, image.shape[2] if image.ndim == 3 else 1), np.uint8)
     r = np.array([c.rank for c in cands], np.float64)
     s = np.array([c.suit for c in cands], np.float64)
     centre = (r + s) / 2
@@ -332,11 +336,16 @@ def features(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatArray
 
     Computed for all candidates at once (the patches are stacked), since a busy table gives hundreds.
     """
-    n = len(cands)
-    if n == 0:
+    if not cands:
         return np.zeros((0, FEATURE_SIZE), np.float32)
+    return patch_features(patches(image, cands))
+
+
+def patch_features(patches: npt.NDArray[np.uint8]) -> FloatArray:
+    """The feature rows of candidate patches already cut out (as :func:`features` cuts them)."""
+    n = len(patches)
     area = PATCH_H * PATCH_W
-    p = _patches(image, cands).astype(np.float32)
+    p = patches.astype(np.float32)
     gray = p[..., 2] * 0.299 + p[..., 1] * 0.587 + p[..., 0] * 0.114
     flat = np.sort(gray.reshape(n, -1), axis=1)
     lo = flat[:, int(0.03 * area)][:, None, None]

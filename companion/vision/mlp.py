@@ -9,11 +9,12 @@ rejected by the same network that names real indices.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
+
+from companion.vision.weights import Weights
 
 __all__ = ["NOT_INDEX", "RANK_TEXTS", "SUIT_TEXTS", "Network", "train"]
 
@@ -33,7 +34,7 @@ def _softmax(z: F32) -> F32:
 
 
 @dataclass(frozen=True)
-class Network:
+class Network(Weights):
     """Weights of the network; ``predict`` gives rank (with not-an-index) and suit probabilities."""
 
     mean: F32
@@ -46,14 +47,6 @@ class Network:
     br: F32
     ws: F32
     bs: F32
-
-    @classmethod
-    def load(cls, path: Path) -> Network:
-        with np.load(path) as data:
-            return cls(**{name: data[name].astype(np.float32) for name in cls.__dataclass_fields__})
-
-    def save(self, path: Path) -> None:
-        np.savez_compressed(path, **{name: getattr(self, name) for name in self.__dataclass_fields__})
 
     def hidden(self, x: F32) -> F32:
         h = np.maximum((x - self.mean) * self.scale @ self.w1 + self.b1, 0.0)

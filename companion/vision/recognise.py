@@ -5,12 +5,16 @@ How a frame is read, and why:
 1. The frame is scaled so its longer side is at most ``max_side`` pixels (a 6000x4000 phone photo and a
    1280x720 webcam frame then show index glyphs of similar size; nothing is ever scaled up).
 2. :mod:`companion.vision.index` finds every pair of ink marks that could be an index (rank over suit)
-   and cuts each out upright; the shipped network (:mod:`companion.vision.mlp`) names rank and suit or
-   says "not an index". Working from index corners is what lets a card under another card, or under a
-   hand, still be read. The suit mark's outline is then weighed in (:func:`index.suit_notches`): the
-   network sees the suit at a few pixels and mixed spades with clubs (the real crops: 49 of 52 right
-   without the check, 51 with it; deal 3's recall 0.846 without, 0.865 with), where the notches
-   between a club's lobes are plain at full resolution. It costs about half a millisecond a frame.
+   and cuts each out upright. Working from index corners is what lets a card under another card, or
+   under a hand, still be read. Two shipped networks then read the candidates: the finder, a cheap
+   perceptron on gradient cells (:mod:`companion.vision.mlp`), throws out the hundreds that are plainly
+   no index (wood grain, pips, court-card detail); the namer, a small convolutional network
+   (:mod:`companion.vision.cnn`), names rank and suit of the dozen or so left, or says "not an index"
+   too. The namer reads deck designs it never saw far better than the finder could alone, and costs too
+   much to run on every candidate. The suit mark's outline is then weighed in
+   (:func:`index.suit_notches`): a network sees the suit at a few pixels and can mix spades with clubs,
+   where the notches between a club's lobes are plain at full resolution. It costs about half a
+   millisecond a frame.
 3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
    (top-left and, turned half round, bottom-right) are merged into one sighting of that card.
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
@@ -32,13 +36,18 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision import cnn
 from companion.vision import index as idx
+from companion.vision.cnn import Namer
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
 
-__all__ = ["DEFAULT_MODEL", "Recogniser", "duplicates"]
+__all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
 
-DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data" / "index_net.npz"
+#: The folder the shipped networks lie in, and their file names there.
+DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data"
+FINDER_FILE: Final = "index_net.npz"
+NAMER_FILE: Final = "index_cnn.npz"
 
 #: A card is named when rank and suit together are at least this likely.
 ACCEPT: Final = 0.7
@@ -67,15 +76,21 @@ class _Reading:
 
 
 class Recogniser:
-    """Reads every visible card in a frame. Loads the shipped network once; cheap to call per frame."""
+    """Reads every visible card in a frame. Loads the shipped networks once; cheap to call per frame.
+
+    ``model`` is a folder holding the two networks (``index_net.npz``, the finder, and
+    ``index_cnn.npz``, the namer), as ``python -m companion.vision.build --out`` writes them.
+    """
 
     def __init__(self, model: Path | None = None, *, max_side: int = 2000, backs: bool = True) -> None:
-        path = model or DEFAULT_MODEL
-        if not path.is_file():
-            raise FileNotFoundError(
-                f"card model {path} is missing: rebuild it with python -m companion.vision.build"
-            )
-        self.network = Network.load(path)
+        folder = model or DEFAULT_MODEL
+        for name in (FINDER_FILE, NAMER_FILE):
+            if not (folder / name).is_file():
+                raise FileNotFoundError(
+                    f"card model {folder / name} is missing: rebuild it with python -m companion.vision.build"
+                )
+        self.network = Network.load(folder / FINDER_FILE)
+        self.namer = Namer.load(folder / NAMER_FILE)
         self.max_side = max_side
         self.backs = backs
 
@@ -86,8 +101,13 @@ class Recogniser:
         cands = idx.find_candidates(gray)
         if not cands:
             return []
-        pr, ps = self.network.predict(idx.features(image, cands))
-        rejected = (pr[:, NOT_INDEX] > 1.0 - UNKNOWN_BELOW) & (pr[:, NOT_INDEX] > 0.5)
+        patches = idx.patches(image, cands)
+        pr, ps = self.network.predict(idx.patch_features(patches))
+        rejected = _not_index(pr)
+        live = np.flatnonzero(~rejected)
+        # What the finder keeps, the namer reads; its own "not an index" rejects as well.
+        pr[live], ps[live] = self.namer.predict(cnn.inputs(patches[live]))
+        rejected[live] = _not_index(pr[live])
         live = np.flatnonzero(~rejected)
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
         ps = ps.copy()
@@ -143,22 +163,28 @@ class Recogniser:
     def _same_card(a: _Reading, b: _Reading) -> bool:
         """Whether two readings are indices of one card: same name, and placed as two corners of one card.
 
-        Each index sees the other diagonally ahead ("down" and to the right in its own frame). The test is
-        kept loose (a card length is at most ~20 index heights in any deck) because decks differ in
-        where they print indices; two real copies of one card lying head to tail that close are rare,
-        and :func:`duplicates` still names a card seen twice farther apart.
+        Each index sees the other diagonally ahead: "down" the card and across it, no farther across
+        than down (a card is taller than it is wide, and its indices sit in from the edges alike). The
+        distance is kept loose, at most 16 rank-to-suit distances (measured 8-9 on the real deck's
+        photos), because decks differ in where and how large they print indices. Two copies of one card
+        lying head to tail within that are rare, and :func:`duplicates` still names a card seen twice
+        farther apart.
         """
         if a.label != b.label:
             return False
         v = b.centre - a.centre
         along = float(v @ a.down)
+        across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
         length = (a.cand.length + b.cand.length) / 2
         turn = float(a.down @ b.down)
         if turn < -0.8:
-            return 1.5 * length < along < 20 * length and float(np.hypot(*v)) < 20 * length
+            return (
+                1.5 * length < along < 16 * length
+                and across < along + length
+                and float(np.hypot(*v)) < 16 * length
+            )
         # Four-index decks also print an index upright in the top right corner: the same way up, level
         # with the first, a card's width across (at most ~14 index heights).
-        across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
         return turn > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
 
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
@@ -225,6 +251,12 @@ class Recogniser:
                 for quad, conf in _backs(image, readings, scale)
             ]
         return sightings
+
+
+def _not_index(pr: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Candidates a network is sure are no index (see UNKNOWN_BELOW)."""
+    sure: npt.NDArray[np.bool_] = (pr[:, NOT_INDEX] > 1.0 - UNKNOWN_BELOW) & (pr[:, NOT_INDEX] > 0.5)
+    return sure
 
 
 #: Suit-mark notch depth (share of the mark's height) that divides spades from clubs and diamonds

@@ -1,15 +1,13 @@
 """Recall of labelled index corners on the real bridge deals (fanned, heavily overlapping hands).
 
-The network is trained on rendered decks and the real crops; these deal photos are never used to fit
-it. The suit-shape thresholds (:func:`companion.vision.index.suit_notches`) were read off the real
+The networks are trained on rendered decks and the real crops; these deal photos are never used to fit
+them. The suit-shape thresholds (:func:`companion.vision.index.suit_notches`) were read off the real
 crops and deals 1-3 only, so deal 4 stays wholly held out. Run with ``-s`` to see the figures.
 
-Measured (recall, misreads): deal 1 48/50 = 0.960, 0; deal 2 51/54 = 0.944, 0; deal 3 44/52 = 0.846, 1;
-deal 4 47/56 = 0.839, 0 -- with the network rebuilt deterministically after rank glyphs run into their
-suit were split at the suit's body, the build's index labels corrected (ten renders of one deck had
-been labelled with a pip as their suit) and indices with a mark mostly covered taught as "not an
-index". The network before: 47/50, 51/54, 46/52 with 1 misread, 45/56 with none. Each deal keeps a
-floor a little under its own figure, so a real loss fails.
+Measured (recall, misreads): deal 1 48/50 = 0.960, 0; deal 2 50/54 = 0.926, 0; deal 3 46/52 = 0.885, 1;
+deal 4 49/56 = 0.875, 2 -- with the finder and the convolutional namer built from decks drawn in many
+typefaces (193 of 212 in all). The perceptron alone before: 48/50, 51/54, 44/52, 47/56 (190) with 1
+misread. Each deal keeps a floor a little under its own figure, so a real loss fails.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from companion.vision.types import UNKNOWN
 from .conftest import DEALS
 
 #: Recall each deal must keep (a little under what was measured; see the module docstring).
-FLOOR = {1: 0.94, 2: 0.92, 3: 0.82, 4: 0.82}
+FLOOR = {1: 0.94, 2: 0.9, 3: 0.86, 4: 0.85}
 #: Named indices that sit on a labelled index of another card: misreads. At most this share.
 MISREAD_CEILING = 0.05
 

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.vision.index import PATCH_H, PATCH_W, Candidate, _orientation_bins, _patches, split_joined
+from companion.vision.index import PATCH_H, PATCH_W, Candidate, _orientation_bins, patches, split_joined
 
 
 def _diamond(mask: np.ndarray, cx: int, cy: int, half_w: int, half_h: int) -> None:
@@ -91,7 +91,7 @@ def test_patches_are_the_index_cut_out_upright() -> None:
         length = rng.uniform(8, 40)
         s = r + length * np.array([np.cos(turn), np.sin(turn)])
         cands.append(Candidate((float(r[0]), float(r[1])), (float(s[0]), float(s[1])), length))
-    got = _patches(image, cands)
+    got = patches(image, cands)
     assert got.shape == (len(cands), PATCH_H, PATCH_W, 3)
     for k in range(0, len(cands), 97):
         c = cands[k]

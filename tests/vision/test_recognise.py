@@ -21,10 +21,9 @@ def test_the_data_set_has_all_52_crops() -> None:
 
 
 def test_the_real_crops_are_named_right(recogniser: Recogniser) -> None:
-    """Measured: 50 of the 52 named right and alone; the seven of hearts is left unread and the king of
-    hearts is named right with one extra misread index (Kd, a detail of the court figure). The network
-    saw these photos in its training scenes; 13 crops left out (``--hold-out-crops``) gave 12 of 13
-    (measured with an earlier network)."""
+    """Measured: all 52 named right and alone (50 with the perceptron alone, before the namer). The
+    networks saw these photos in their training scenes; networks built without them at all name 38 of
+    the 52 (see docs/contributing.md)."""
     right, wrong = [], {}
     for name in ALL:
         labels = sorted({s.label for s in recogniser.detect(crop(name)) if s.card is not None})
@@ -33,7 +32,7 @@ def test_the_real_crops_are_named_right(recogniser: Recogniser) -> None:
         else:
             wrong[name] = labels
     print(f"\nreal crops named right: {len(right)}/52; others: {wrong}")
-    assert len(right) >= 50
+    assert len(right) >= 51
     assert sum(1 for labels in wrong.values() if not labels) <= 1  # left unread
     # A misread, where there is one, comes with the right reading of the other corner.
     assert all(name in labels for name, labels in wrong.items() if labels)

@@ -1,0 +1,120 @@
+"""The index namer: its NumPy forward pass is the convolutional network PyTorch defines, and its input
+planes say what they claim (contrast-stretched grey, redness)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.vision.cnn import CHANNELS, LAYERS, Namer, _conv3, inputs
+from companion.vision.index import PATCH_H, PATCH_W
+from companion.vision.mlp import NOT_INDEX
+
+
+def _reference_conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3x3 convolution as PyTorch's Conv2d(padding=1) defines it, written out term by term:
+    out[n, o, y, x] = b[o] + sum over c, i, j of w[o, c, i, j] * in[n, c, y + i - 1, x + j - 1]."""
+    n, c, h, wd = x.shape
+    out = np.zeros((n, w.shape[0], h, wd))
+    for o in range(w.shape[0]):
+        out[:, o] = b[o]
+        for ch in range(c):
+            for i in range(3):
+                for j in range(3):
+                    for y in range(h):
+                        for xx in range(wd):
+                            yy, xs = y + i - 1, xx + j - 1
+                            if 0 <= yy < h and 0 <= xs < wd:
+                                out[:, o, y, xx] += w[o, ch, i, j] * x[:, ch, yy, xs]
+    return out
+
+
+def test_the_convolution_is_the_one_pytorch_defines() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(2, 3, 6, 5)).astype(np.float32)
+    w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    b = rng.normal(size=4).astype(np.float32)
+    got = _conv3(x.transpose(0, 2, 3, 1), w, b).transpose(0, 3, 1, 2)
+    assert np.allclose(got, _reference_conv(x, w, b), atol=1e-4)
+
+
+def _random_namer(seed: int) -> Namer:
+    rng = np.random.default_rng(seed)
+    c = (CHANNELS, *LAYERS)
+    cells = (PATCH_H // 8) * (PATCH_W // 8)
+
+    def w(*shape: int) -> np.ndarray:
+        return (rng.normal(size=shape) * 0.3).astype(np.float32)
+
+    return Namer(
+        c0w=w(c[1], c[0], 3, 3),
+        c0b=w(c[1]),
+        c1w=w(c[2], c[1], 3, 3),
+        c1b=w(c[2]),
+        c2w=w(c[3], c[2], 3, 3),
+        c2b=w(c[3]),
+        f1w=w(128, c[3] * cells),
+        f1b=w(128),
+        rw=w(NOT_INDEX + 1, 128),
+        rb=w(NOT_INDEX + 1),
+        sw=w(4, 128),
+        sb=w(4),
+    )
+
+
+def test_predictions_are_probabilities_whatever_the_batch(tmp_path: Path) -> None:
+    namer = _random_namer(2)
+    rng = np.random.default_rng(3)
+    patches = rng.integers(0, 256, (7, PATCH_H, PATCH_W, 3), np.uint8)
+    pr, ps = namer.predict(inputs(patches))
+    assert pr.shape == (7, NOT_INDEX + 1) and ps.shape == (7, 4)
+    assert np.allclose(pr.sum(axis=1), 1.0, atol=1e-5) and np.allclose(ps.sum(axis=1), 1.0, atol=1e-5)
+    small_r, small_s = namer.predict(inputs(patches), batch=2)
+    assert np.allclose(small_r, pr, atol=1e-6) and np.allclose(small_s, ps, atol=1e-6)
+    empty_r, empty_s = namer.predict(inputs(patches[:0]))
+    assert empty_r.shape == (0, NOT_INDEX + 1) and empty_s.shape == (0, 4)
+    path = tmp_path / "namer.npz"
+    namer.save(path)
+    again = Namer.load(path).predict(inputs(patches))
+    assert np.array_equal(again[0], pr) and np.array_equal(again[1], ps)
+
+
+def test_input_planes_are_stretched_grey_and_redness() -> None:
+    patch = np.full((1, PATCH_H, PATCH_W, 3), 200, np.uint8)  # grey-white paper, dimly lit
+    patch[0, 4:12, 4:12] = (40, 40, 40)  # black ink
+    patch[0, 18:28, 6:18] = (40, 40, 190)  # red ink (BGR)
+    x = inputs(patch)
+    assert x.shape == (1, CHANNELS, PATCH_H, PATCH_W)
+    grey, red = x[0]
+    assert grey[0, 0] == pytest.approx(0.5)  # paper is the brightest: stretched to the top
+    assert grey[8, 8] == pytest.approx(-0.5)  # black ink the darkest: to the bottom
+    assert red[20, 10] > 0.5  # red ink is red
+    assert abs(red[8, 8]) < 0.01 and abs(red[0, 0]) < 0.01  # black ink and paper are not
+
+
+def test_the_numpy_namer_matches_pytorch_where_the_train_extra_is_installed() -> None:
+    """Only where PyTorch is installed (the build's extra): the trained weights, run here, give what
+    PyTorch's own forward pass gives, so the layouts and the flattening order agree."""
+    torch = pytest.importorskip("torch")
+    from companion.vision.cnn import train
+
+    rng = np.random.default_rng(4)
+    patches = rng.integers(0, 256, (600, PATCH_H, PATCH_W, 3), np.uint8)
+    rank = rng.integers(0, NOT_INDEX + 1, 600)
+    suit = rng.integers(0, 4, 600)
+    x = inputs(patches)
+    namer = train(x, rank, suit, seed=1, epochs=1, batch=64, progress=False)
+    t = torch.from_numpy(x[:20])
+    for k in range(3):
+        conv = torch.nn.functional.conv2d(
+            t,
+            torch.from_numpy(getattr(namer, f"c{k}w")),
+            torch.from_numpy(getattr(namer, f"c{k}b")),
+            padding=1,
+        )
+        t = torch.nn.functional.max_pool2d(torch.relu(conv), 2)
+    hidden = torch.relu(t.flatten(1) @ torch.from_numpy(namer.f1w).T + torch.from_numpy(namer.f1b))
+    want = torch.softmax(hidden @ torch.from_numpy(namer.rw).T + torch.from_numpy(namer.rb), dim=1).numpy()
+    assert np.allclose(namer.predict(x[:20])[0], want, atol=1e-5)
