@@ -43,11 +43,12 @@ import numpy.typing as npt
 from companion.vision import cnn
 from companion.vision import index as idx
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, train
+from companion.vision.recognise import FINDER_FILE, NAMER_FILE
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cards"
 DATA = Path(__file__).resolve().parent / "data"
-FINDER = DATA / "index_net.npz"
-NAMER = DATA / "index_cnn.npz"
+FINDER = DATA / FINDER_FILE
+NAMER = DATA / NAMER_FILE
 CARD_W = 240
 
 U8 = npt.NDArray[np.uint8]

@@ -24,8 +24,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.index import stretch
 from companion.vision.mlp import NOT_INDEX, SUIT_TEXTS
-from companion.vision.weights import Weights
+from companion.vision.weights import Weights, softmax
 
 __all__ = ["CHANNELS", "LAYERS", "Namer", "inputs", "train"]
 
@@ -42,20 +43,15 @@ HIDDEN: Final = 128
 def inputs(patches: npt.NDArray[np.uint8]) -> F32:
     """Network input (n, CHANNELS, H, W) from upright BGR patches (n, H, W, 3).
 
-    Each patch is stretched between its 3rd and 97th percentile of grey, so print under a lamp and in
-    shadow look alike; redness is measured on the same scale, since ink colour tells the suit's colour
+    Grey is stretched as for the finder (:func:`companion.vision.index.stretch`); redness is measured
+    on the same scale, since ink colour tells the suit's colour
     where its shape is only a few pixels.
     """
     n, h, w, _ = patches.shape
     if n == 0:
         return np.zeros((0, CHANNELS, h, w), np.float32)
     p = patches.astype(np.float32)
-    gray = p[..., 2] * 0.299 + p[..., 1] * 0.587 + p[..., 0] * 0.114
-    flat = np.sort(gray.reshape(n, -1), axis=1)
-    lo = flat[:, int(0.03 * h * w)][:, None, None]
-    hi = flat[:, int(0.97 * h * w)][:, None, None]
-    span = np.maximum(hi - lo, 12.0)
-    norm = np.clip((gray - lo) / span, 0.0, 1.0)
+    norm, _, _, span = stretch(p)
     red = np.clip((p[..., 2] - np.maximum(p[..., 1], p[..., 0])) / span, -1.0, 1.0)
     out: F32 = np.stack([norm - 0.5, red], axis=1).astype(np.float32)
     return out
@@ -82,13 +78,6 @@ def _conv3(x: F32, w: F32, b: F32) -> F32:
 def _pool2(x: F32) -> F32:
     n, h, w, c = x.shape
     out: F32 = x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
-    return out
-
-
-def _softmax(z: F32) -> F32:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    out: F32 = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
     return out
 
 
@@ -122,8 +111,8 @@ class Namer(Weights):
             # Flattened channel-first, as PyTorch's flatten of (n, C, H, W) orders it.
             flat = h.transpose(0, 3, 1, 2).reshape(len(h), -1)
             hidden = np.maximum(flat @ self.f1w.T + self.f1b, 0.0)
-            ranks.append(_softmax(hidden @ self.rw.T + self.rb))
-            suits.append(_softmax(hidden @ self.sw.T + self.sb))
+            ranks.append(softmax(hidden @ self.rw.T + self.rb))
+            suits.append(softmax(hidden @ self.sw.T + self.sb))
         return np.concatenate(ranks), np.concatenate(suits)
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "patch_polygon",
     "patches",
     "split_joined",
+    "stretch",
     "suit_notches",
 ]
 
@@ -341,17 +342,27 @@ def features(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatArray
     return patch_features(patches(image, cands))
 
 
+def stretch(p: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Each patch's grey, stretched from its 3rd (0) to its 97th (1) percentile, with those two levels
+    and the span between them (at least 12 grey levels, so a blank patch is not blown up into noise),
+    each shaped (n, 1, 1). Print under a lamp and in shadow then look alike to both networks.
+    ``p``: BGR patches (n, H, W, 3) as float32."""
+    n, h, w, _ = p.shape
+    gray = p[..., 2] * 0.299 + p[..., 1] * 0.587 + p[..., 0] * 0.114
+    flat = np.sort(gray.reshape(n, -1), axis=1)
+    lo = flat[:, int(0.03 * h * w)][:, None, None]
+    hi = flat[:, int(0.97 * h * w)][:, None, None]
+    span = np.maximum(hi - lo, 12.0)
+    norm = np.clip((gray - lo) / span, 0.0, 1.0)
+    return norm, lo, hi, span
+
+
 def patch_features(patches: npt.NDArray[np.uint8]) -> FloatArray:
     """The feature rows of candidate patches already cut out (as :func:`features` cuts them)."""
     n = len(patches)
     area = PATCH_H * PATCH_W
     p = patches.astype(np.float32)
-    gray = p[..., 2] * 0.299 + p[..., 1] * 0.587 + p[..., 0] * 0.114
-    flat = np.sort(gray.reshape(n, -1), axis=1)
-    lo = flat[:, int(0.03 * area)][:, None, None]
-    hi = flat[:, int(0.97 * area)][:, None, None]
-    span = np.maximum(hi - lo, 12.0)
-    norm = np.clip((gray - lo) / span, 0.0, 1.0)
+    norm, lo, hi, span = stretch(p)
     gx = np.zeros_like(norm)
     gy = np.zeros_like(norm)
     gx[:, :, 1:-1] = norm[:, :, 2:] - norm[:, :, :-2]

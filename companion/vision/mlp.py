@@ -14,7 +14,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision.weights import Weights
+from companion.vision.weights import Weights, softmax
 
 __all__ = ["NOT_INDEX", "RANK_TEXTS", "SUIT_TEXTS", "Network", "train"]
 
@@ -24,13 +24,6 @@ SUIT_TEXTS: Final = ("c", "d", "h", "s")
 NOT_INDEX: Final = len(RANK_TEXTS)
 
 F32 = npt.NDArray[np.float32]
-
-
-def _softmax(z: F32) -> F32:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    out: F32 = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
-    return out
 
 
 @dataclass(frozen=True)
@@ -55,7 +48,7 @@ class Network(Weights):
 
     def predict(self, x: F32) -> tuple[F32, F32]:
         h = self.hidden(x)
-        return _softmax(h @ self.wr + self.br), _softmax(h @ self.ws + self.bs)
+        return softmax(h @ self.wr + self.br), softmax(h @ self.ws + self.bs)
 
 
 def train(
@@ -108,8 +101,8 @@ def train(
             h1 = np.maximum(z1, 0)
             z2 = h1 @ params["w2"] + params["b2"]
             h2 = np.maximum(z2, 0)
-            pr = _softmax(h2 @ params["wr"] + params["br"])
-            ps = _softmax(h2 @ params["ws"] + params["bs"])
+            pr = softmax(h2 @ params["wr"] + params["br"])
+            ps = softmax(h2 @ params["ws"] + params["bs"])
             m = len(sel)
             is_index = (rb != NOT_INDEX).astype(np.float32)
             total += float(-np.log(pr[np.arange(m), rb] + 1e-9).sum())

@@ -110,7 +110,6 @@ class Recogniser:
         rejected[live] = _not_index(pr[live])
         live = np.flatnonzero(~rejected)
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
-        ps = ps.copy()
         notch = idx.suit_notches(gray, [cands[n] for n in live.tolist()])
         joined = np.array([cands[n].joined for n in live.tolist()], bool)
         ps[live] = _check_suits(ps[live], notch, joined)

@@ -1,4 +1,4 @@
-"""Network weights kept as one ``.npz`` file: the common ground of the finder and the namer.
+"""Network weights kept as one ``.npz`` file, and the softmax: the common ground of the finder and the namer.
 
 Why ``.npz``: it is NumPy's own format, so loading the shipped networks needs nothing NumPy does not
 have, and each weight is stored by its field name, so a file that does not match the code fails loudly.
@@ -11,6 +11,18 @@ from pathlib import Path
 from typing import Self
 
 import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+
+
+def softmax(z: F32) -> F32:
+    """Row-wise probabilities from a network head's scores (shifted by the row's maximum, so large
+    scores do not overflow)."""
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out: F32 = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return out
 
 
 class Weights:
