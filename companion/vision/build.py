@@ -516,7 +516,10 @@ _HERSHEY_SHARE = 0.3
 _JOINED_SHARE = 0.15
 
 
-def random_style(rng: np.random.Generator, faces: list[Path] | None = None) -> DeckStyle:
+def random_style(
+    rng: np.random.Generator, faces: list[Path] | None = None, joined: bool = False
+) -> DeckStyle:
+    """A deck's look drawn at random; ``joined`` makes its rank glyphs touch their suit marks."""
     paper = (255.0, 255.0, 255.0) if rng.random() < 0.5 else tuple(float(v) for v in rng.uniform(225, 250, 3))
     face = ""
     if faces and rng.random() >= _HERSHEY_SHARE:
@@ -530,7 +533,7 @@ def random_style(rng: np.random.Generator, faces: list[Path] | None = None) -> D
         x=float(rng.uniform(0.07, 0.13)),
         y=float(rng.uniform(0.03, 0.07)),
         gap=float(rng.uniform(0.08, 0.45))
-        if rng.random() >= _JOINED_SHARE
+        if rng.random() >= _JOINED_SHARE and not joined
         else float(rng.uniform(-0.1, 0.0)),
         suit_scale=float(rng.uniform(0.55, 1.05)),
         aspect=float(rng.uniform(1.38, 1.56)),
@@ -859,15 +862,21 @@ def make_scene(
     backs: list[CardArt],
     shapes: dict[str, list[U8]] | None = None,
     typefaces: list[Path] | None = None,
+    joined: bool = False,
 ) -> tuple[U8, list[tuple[str, npt.NDArray[np.float64], npt.NDArray[np.float64], bool]]]:
-    """A labelled scene: the image and, per index, (label, rank centre, suit centre, visible)."""
+    """A labelled scene: the image and, per index, (label, rank centre, suit centre, visible).
+
+    With ``joined`` (and ``shapes``), the scene's cards all come from one drawn deck whose ranks touch
+    their suit marks.
+    """
     h, w = (720, 960) if rng.random() < 0.7 else (600, 800)
     card_w = float(np.exp(rng.uniform(np.log(52), np.log(230))))
     scene: Any = _background(rng, h, w)
     ids = np.full((h, w), -1, np.int32)
     n = int(rng.integers(4, 16))
     deck_bias = rng.integers(0, len(faces))
-    style = random_style(rng, typefaces) if shapes is not None and rng.random() < _DRAWN_SHARE else None
+    drawn = shapes is not None and (joined or rng.random() < _DRAWN_SHARE)
+    style = random_style(rng, typefaces, joined) if drawn else None
     placed: list[Placed] = []
     for k, (cx, cy, ang) in enumerate(_placements(rng, h, w, card_w, n)):
         if rng.random() < 0.12:
@@ -877,7 +886,7 @@ def make_scene(
             try:
                 art = draw_card(rng, label, style, shapes)
             except RuntimeError:
-                style = random_style(rng, typefaces)
+                style = random_style(rng, typefaces, joined)
                 continue
         elif rng.random() < 0.5:
             # Scenes mostly hold one deck, as at a real table.
@@ -1037,13 +1046,14 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
     faces, backs, deck_shapes = _decks(seed)
     shapes: dict[str, list[U8]] | None = deck_shapes
     rng = np.random.default_rng([seed, chunk])
-    if chunk >= _REAL_CHUNKS:
+    joined = chunk >= _JOINED_CHUNKS
+    if _REAL_CHUNKS <= chunk < _JOINED_CHUNKS:
         # Scenes of the real deck only (chunk numbers from _REAL_CHUNKS up).
         faces, shapes = load_real_deck(), None
     typefaces = typeface_files()
     xs, rs, ss = [], [], []
     for _ in range(count):
-        img, truth = make_scene(rng, faces, backs, shapes, typefaces)
+        img, truth = make_scene(rng, faces, backs, shapes, typefaces, joined)
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         cands = idx.find_candidates(np.asarray(gray, np.uint8))
         rank, suit, use = label_candidates(cands, truth)
@@ -1059,7 +1069,10 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
     return np.concatenate(xs), np.concatenate(rs), np.concatenate(ss)
 
 
+#: Chunk numbers of the real deck's scenes and of the joined-index scenes start here, so every kind
+#: of scene has its own seeds and a cached kind stays valid when another kind's count changes.
 _REAL_CHUNKS = 100_000
+_JOINED_CHUNKS = 200_000
 _DECK_CACHE: dict[int, tuple[list[CardArt], list[CardArt], dict[str, list[U8]]]] = {}
 
 
@@ -1097,11 +1110,14 @@ def collect(scenes: int, seed: int, workers: int = 2, progress: bool = True, fir
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.build", description=__doc__)
-    parser.add_argument("--scenes", type=int, default=5000, help="scenes of rendered and drawn decks")
+    parser.add_argument("--scenes", type=int, default=10000, help="scenes of rendered and drawn decks")
     parser.add_argument("--epochs", type=int, default=14, help="passes of the finder's training")
     parser.add_argument("--namer-epochs", type=int, default=6, help="passes of the namer's training")
     parser.add_argument("--seed", type=int, default=20261123)
     parser.add_argument("--real-scenes", type=int, default=1200, help="scenes of the real deck's photos")
+    parser.add_argument(
+        "--joined-scenes", type=int, default=1500, help="scenes of drawn decks whose ranks touch their suits"
+    )
     parser.add_argument(
         "--hold-out-crops", action="store_true", help="train without 13 of the real crops, to measure on them"
     )
@@ -1117,7 +1133,11 @@ def main(argv: list[str] | None = None) -> int:
     _HOLD_OUT["crops"] = args.hold_out_crops
     typeface_files()  # all there, or say which packages to install before any work starts
     parts = []
-    kinds = (("rendered-deck", args.scenes, 0), ("real-deck", args.real_scenes, _REAL_CHUNKS))
+    kinds = (
+        ("rendered-deck", args.scenes, 0),
+        ("real-deck", args.real_scenes, _REAL_CHUNKS),
+        ("joined-deck", args.joined_scenes, _JOINED_CHUNKS),
+    )
     for what, count, first in kinds:
         if count <= 0:
             continue  # --real-scenes 0: networks that have never seen the real deck, to measure on it
