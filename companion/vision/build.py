@@ -1,4 +1,4 @@
-"""Build the shipped card-index network from the public-domain vector decks.
+"""Build the shipped card-index networks from the public-domain vector decks and decks drawn here.
 
 Run ``python -m companion.vision.build``.
 
@@ -18,9 +18,10 @@ What it does, and why:
    rotation, scale (a webcam 50-100 cm up to a phone photo), perspective, overlapping pairs, fanned rows,
    face-down cards, hands and chips, shadows, glare, colour casts, blur, noise and JPEG loss.
 4. Runs the very candidate finder used at run time on each scene, labels each candidate by the index
-   it lies on (or "not an index") and cuts it out as at run time; then trains the finder (the
-   perceptron of :mod:`companion.vision.mlp`, on gradient features of the patches) and the namer (the
-   convolutional network of :mod:`companion.vision.cnn`, with PyTorch) on those patches.
+   it lies on (or "not an index") and cuts it out twice as at run time, at the finder's resolution and
+   at the namer's; then trains the finder (the perceptron of :mod:`companion.vision.mlp`, on gradient
+   features of its patches) and the namer (the convolutional network of :mod:`companion.vision.cnn`,
+   with PyTorch) on its own.
 
 The real deals in ../shared are never used here, so measuring on them is honest. The real crops (one
 photographed deck, MIT) are composited into some scenes as one more deck (:func:`load_real_deck`); pass
@@ -1033,8 +1034,9 @@ def label_candidates(
     return rank, suit, use
 
 
-Samples = tuple[U8, npt.NDArray[np.int64], npt.NDArray[np.int64]]
-"""Candidate patches (n, PATCH_H, PATCH_W, 3) as cut out at run time, their rank and suit classes."""
+Samples = tuple[U8, U8, npt.NDArray[np.int64], npt.NDArray[np.int64]]
+"""Candidate patches as cut out at run time, for the finder (n, PATCH_H, PATCH_W, 3) and for the namer
+(n, cnn.PATCH_H, cnn.PATCH_W, 3), and their rank and suit classes."""
 
 
 def _collect_chunk(job: tuple[int, int, int]) -> Samples:
@@ -1051,7 +1053,7 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
         # Scenes of the real deck only (chunk numbers from _REAL_CHUNKS up).
         faces, shapes = load_real_deck(), None
     typefaces = typeface_files()
-    xs, rs, ss = [], [], []
+    xs, qs, rs, ss = [], [], [], []
     for _ in range(count):
         img, truth = make_scene(rng, faces, backs, shapes, typefaces, joined)
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -1064,9 +1066,10 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
             neg = rng.choice(neg, 3 * max(pos.size, 10), replace=False)
         chosen = np.concatenate([pos, neg])
         xs.append(idx.patches(img, [cands[i] for i in chosen]))
+        qs.append(cnn.cut(img, [cands[i] for i in chosen]))
         rs.append(rank[chosen])
         ss.append(suit[chosen])
-    return np.concatenate(xs), np.concatenate(rs), np.concatenate(ss)
+    return np.concatenate(xs), np.concatenate(qs), np.concatenate(rs), np.concatenate(ss)
 
 
 #: Chunk numbers of the real deck's scenes and of the joined-index scenes start here, so every kind
@@ -1094,8 +1097,8 @@ def collect(scenes: int, seed: int, workers: int = 2, progress: bool = True, fir
         for n, part in enumerate(pool.imap(_collect_chunk, jobs)):
             parts.append(part)
             if progress:
-                npos = sum(int((p[1] != NOT_INDEX).sum()) for p in parts)
-                total = sum(len(p[1]) for p in parts)
+                npos = sum(int((p[2] != NOT_INDEX).sum()) for p in parts)
+                total = sum(len(p[2]) for p in parts)
                 print(
                     f"  scenes {min(scenes, (n + 1) * 100)}/{scenes}: {total} samples, {npos} indices, "
                     f"{time.monotonic() - t0:.0f}s",
@@ -1105,6 +1108,7 @@ def collect(scenes: int, seed: int, workers: int = 2, progress: bool = True, fir
         np.concatenate([p[0] for p in parts]),
         np.concatenate([p[1] for p in parts]),
         np.concatenate([p[2] for p in parts]),
+        np.concatenate([p[3] for p in parts]),
     )
 
 
@@ -1144,23 +1148,29 @@ def main(argv: list[str] | None = None) -> int:
         cache = None if args.cache is None else args.cache.with_name(f"{args.cache.stem}-{what}.npz")
         if cache is not None and cache.exists():
             with np.load(cache) as d:
-                parts.append((d["p"], d["r"], d["s"]))
+                parts.append((d["p"], d["q"], d["r"], d["s"]))
             continue
         print(f"build: {count} {what} scenes")
         part = collect(count, args.seed, args.workers, first=first)
         if cache is not None:
-            np.savez(cache, p=part[0], r=part[1], s=part[2])
+            np.savez(cache, p=part[0], q=part[1], r=part[2], s=part[3])
         parts.append(part)
     p = np.concatenate([part[0] for part in parts])
-    r = np.concatenate([part[1] for part in parts])
-    s = np.concatenate([part[2] for part in parts])
+    q = np.concatenate([part[1] for part in parts])
+    r = np.concatenate([part[2] for part in parts])
+    s = np.concatenate([part[3] for part in parts])
+    del parts  # the pieces, now copied: at the namer's resolution they are gigabytes
     print(f"build: training on {len(p)} samples ({int((r != NOT_INDEX).sum())} indices)")
     step = 20_000  # features a slice at a time, to keep memory flat
     x = np.concatenate([idx.patch_features(p[k : k + step]) for k in range(0, len(p), step)])
     finder = train(x, r, s, seed=args.seed, epochs=args.epochs)
-    del x
+    del x, p
+    # The namer's inputs as float16: at its resolution, float32 inputs of every sample would not fit
+    # in the memory of a small machine.
+    planes = np.concatenate([cnn.inputs(q[k : k + step]).astype(np.float16) for k in range(0, len(q), step)])
+    del q
     namer = cnn.train(
-        np.concatenate([cnn.inputs(p[k : k + step]) for k in range(0, len(p), step)]),
+        planes,
         r,
         s,
         seed=args.seed,

@@ -251,16 +251,20 @@ def patch_polygon(c: Candidate) -> list[tuple[float, float]]:
     return [(float(p[0]), float(p[1])) for p in pts]
 
 
-def patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArray[np.uint8]:
-    """Every candidate cut out upright as a PATCH_W x PATCH_H patch, stacked: shape (n, H, W, channels).
+def patches(
+    image: npt.NDArray[np.uint8], cands: list[Candidate], size: tuple[int, int] = (PATCH_W, PATCH_H)
+) -> npt.NDArray[np.uint8]:
+    """Every candidate cut out upright as a ``size`` (width, height) patch, PATCH_W x PATCH_H unless
+    told: shape (n, H, W, channels). The region cut out is the same at any size (:func:`patch_polygon`).
 
     Why one ``cv2.remap`` for all: a busy table gives a few hundred candidates, and one warp call each
     cost more than all the arithmetic on the patches. Each patch pixel's source point is the patch's
     centre plus its offsets across and along the index, so the whole map is three broadcast sums.
     """
     n = len(cands)
+    width, height = size
     if n == 0:
-        return np.zeros((0, PATCH_H, PATCH_W, image.shape[2] if image.ndim == 3 else 1), np.uint8)
+        return np.zeros((0, height, width, image.shape[2] if image.ndim == 3 else 1), np.uint8)
     r = np.array([c.rank for c in cands], np.float64)
     s = np.array([c.suit for c in cands], np.float64)
     centre = (r + s) / 2
@@ -272,8 +276,8 @@ def patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArray
     across[too_short] = (1e-6, 0.0)
     # Patch pixel u (across) and v (along) as shares of the rank-to-suit distance, pixel centres as
     # cv2.warpAffine places them.
-    u = (np.arange(PATCH_W) - PATCH_W / 2) * (2 * _HALF_ACROSS / PATCH_W)
-    v = (np.arange(PATCH_H) - PATCH_H / 2) * (2 * _HALF_ALONG / PATCH_H)
+    u = (np.arange(width) - width / 2) * (2 * _HALF_ACROSS / width)
+    v = (np.arange(height) - height / 2) * (2 * _HALF_ALONG / height)
     maps = [
         (
             centre[:, k, None, None]
@@ -281,11 +285,11 @@ def patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArray
             + along[:, k, None, None] * v[None, :, None]
         )
         .astype(np.float32)
-        .reshape(n * PATCH_H, PATCH_W)
+        .reshape(n * height, width)
         for k in (0, 1)
     ]
-    # remap takes maps of under 32767 rows: a thousand patches at a time.
-    step = 1000 * PATCH_H
+    # remap takes maps of under 32767 rows: some hundreds of patches at a time.
+    step = (32000 // height) * height
     out = [
         np.asarray(
             cv2.remap(
@@ -297,9 +301,9 @@ def patches(image: npt.NDArray[np.uint8], cands: list[Candidate]) -> npt.NDArray
             ),
             np.uint8,
         )
-        for k in range(0, n * PATCH_H, step)
+        for k in range(0, n * height, step)
     ]
-    return np.concatenate(out).reshape(n, PATCH_H, PATCH_W, -1)
+    return np.concatenate(out).reshape(n, height, width, -1)
 
 
 #: Sector by (upper half, first side of its half, steeper than 45 degrees): see _orientation_bins.

@@ -9,12 +9,12 @@ How a frame is read, and why:
    under a hand, still be read. Two shipped networks then read the candidates: the finder, a cheap
    perceptron on gradient cells (:mod:`companion.vision.mlp`), throws out the hundreds that are plainly
    no index (wood grain, pips, court-card detail); the namer, a small convolutional network
-   (:mod:`companion.vision.cnn`), names rank and suit of the dozen or so left, or says "not an index"
-   too. The namer reads deck designs it never saw far better than the finder could alone, and costs too
-   much to run on every candidate. The suit mark's outline is then weighed in
-   (:func:`index.suit_notches`): a network sees the suit at a few pixels and can mix spades with clubs,
-   where the notches between a club's lobes are plain at full resolution. It costs about half a
-   millisecond a frame.
+   (:mod:`companion.vision.cnn`), names rank and suit of the dozen or so left from a finer cut-out of
+   its own, or says "not an index" too. The namer reads deck designs it never saw far better than the
+   finder could alone, and costs too much to run on every candidate. The suit mark's outline is then
+   weighed in (:func:`index.suit_notches`): a network sees the suit at a few pixels and can mix spades
+   with clubs, where the notches between a club's lobes are plain at full resolution. It costs about
+   half a millisecond a frame.
 3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
    (top-left and, turned half round, bottom-right) are merged into one sighting of that card.
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
@@ -106,7 +106,8 @@ class Recogniser:
         rejected = _not_index(pr)
         live = np.flatnonzero(~rejected)
         # What the finder keeps, the namer reads; its own "not an index" rejects as well.
-        pr[live], ps[live] = self.namer.predict(cnn.inputs(patches[live]))
+        fine = cnn.cut(image, [cands[n] for n in live.tolist()])
+        pr[live], ps[live] = self.namer.predict(cnn.inputs(fine))
         rejected[live] = _not_index(pr[live])
         live = np.flatnonzero(~rejected)
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.

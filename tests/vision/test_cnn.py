@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.vision.cnn import CHANNELS, LAYERS, Namer, _conv3, inputs
-from companion.vision.index import PATCH_H, PATCH_W
+from companion.vision.cnn import CHANNELS, LAYERS, PATCH_H, PATCH_W, Namer, _conv3, inputs
 from companion.vision.mlp import NOT_INDEX
 
 
@@ -36,7 +35,7 @@ def test_the_convolution_is_the_one_pytorch_defines() -> None:
     x = rng.normal(size=(2, 3, 6, 5)).astype(np.float32)
     w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
     b = rng.normal(size=4).astype(np.float32)
-    got = _conv3(x.transpose(0, 2, 3, 1), w, b).transpose(0, 3, 1, 2)
+    got = _conv3(x.transpose(1, 0, 2, 3), w, b).transpose(1, 0, 2, 3)
     assert np.allclose(got, _reference_conv(x, w, b), atol=1e-4)
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.vision import cnn
 from companion.vision.index import PATCH_H, PATCH_W, Candidate, _orientation_bins, patches, split_joined
 
 
@@ -78,9 +80,12 @@ def test_gradient_sectors_are_the_arctangent_s(steps: list[tuple[int, int]]) -> 
     assert (got[live] == want[live]).all()
 
 
-def test_patches_are_the_index_cut_out_upright() -> None:
+@pytest.mark.parametrize("size", [(PATCH_W, PATCH_H), (cnn.PATCH_W, cnn.PATCH_H)], ids=["finder", "namer"])
+def test_patches_are_the_index_cut_out_upright(size: tuple[int, int]) -> None:
     """Each candidate's patch is the image around it turned so that its rank is above its suit: the
-    same picture cv2.warpAffine cuts (to a grey level), at any rotation, hundreds at once."""
+    same picture cv2.warpAffine cuts (to a grey level), at any rotation, hundreds at once, and the same
+    region at the finder's size and at the namer's."""
+    width, height = size
     rng = np.random.default_rng(3)
     image = rng.integers(0, 256, (300, 400, 3), np.uint8)
     image = np.asarray(cv2.GaussianBlur(image, (7, 7), 0), np.uint8)
@@ -91,18 +96,18 @@ def test_patches_are_the_index_cut_out_upright() -> None:
         length = rng.uniform(8, 40)
         s = r + length * np.array([np.cos(turn), np.sin(turn)])
         cands.append(Candidate((float(r[0]), float(r[1])), (float(s[0]), float(s[1])), length))
-    got = patches(image, cands)
-    assert got.shape == (len(cands), PATCH_H, PATCH_W, 3)
+    got = patches(image, cands, size)
+    assert got.shape == (len(cands), height, width, 3)
     for k in range(0, len(cands), 97):
         c = cands[k]
         down = (np.array(c.suit) - np.array(c.rank)) / c.length
         right = np.array([down[1], -down[0]])
         centre = (np.array(c.rank) + np.array(c.suit)) / 2
-        sx = PATCH_W / (2 * 0.95 * c.length)
-        sy = PATCH_H / (2 * 1.35 * c.length)
+        sx = width / (2 * 0.95 * c.length)
+        sy = height / (2 * 1.35 * c.length)
         m = np.array([[sx * right[0], sx * right[1], 0.0], [sy * down[0], sy * down[1], 0.0]])
-        m[:, 2] = np.array([PATCH_W / 2, PATCH_H / 2]) - m[:, :2] @ centre
+        m[:, 2] = np.array([width / 2, height / 2]) - m[:, :2] @ centre
         want = cv2.warpAffine(
-            image, m, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         assert np.abs(got[k].astype(int) - want.astype(int)).max() <= 1, k
