@@ -1065,8 +1065,9 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
         if neg.size > 3 * max(pos.size, 10):
             neg = rng.choice(neg, 3 * max(pos.size, 10), replace=False)
         chosen = np.concatenate([pos, neg])
-        xs.append(idx.patches(img, [cands[i] for i in chosen]))
-        qs.append(cnn.cut(img, [cands[i] for i in chosen]))
+        picked = [cands[i] for i in chosen]
+        xs.append(idx.patches(img, picked))
+        qs.append(cnn.cut(img, picked))
         rs.append(rank[chosen])
         ss.append(suit[chosen])
     return np.concatenate(xs), np.concatenate(qs), np.concatenate(rs), np.concatenate(ss)
