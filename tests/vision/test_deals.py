@@ -4,11 +4,11 @@ The networks are trained on rendered decks and the real crops; these deal photos
 them. The suit-shape thresholds (:func:`companion.vision.index.suit_notches`) were read off the real
 crops and deals 1-3 only, so deal 4 stays wholly held out. Run with ``-s`` to see the figures.
 
-Measured (recall, misreads): deal 1 47/50 = 0.940, 0; deal 2 50/54 = 0.926, 0; deal 3 48/52 = 0.923, 1;
-deal 4 48/56 = 0.857, 1 -- with the finder and the convolutional namer reading a 64x48 cut-out (193 of
-212 in all). The namer at the finder's 32x24 before: 48/50, 49/54, 47/52, 51/56 (195) with none
-misread; the perceptron alone: 48/50, 51/54, 44/52, 47/56 (190) with 1. Each deal keeps a floor a
-little under its own figure, so a real loss fails.
+Measured (recall, misreads): deal 1 48/50 = 0.960, 0; deal 2 53/54 = 0.981, 0; deal 3 49/52 = 0.942, 0;
+deal 4 49/56 = 0.875, 2 -- with the finder and the convolutional namer, every frame read at half scale
+as well (199 of 212 in all; 193 before that second reading). The namer at the finder's 32x24 before:
+48/50, 49/54, 47/52, 51/56 (195) with none misread; the perceptron alone: 48/50, 51/54, 44/52, 47/56
+(190) with 1. Each deal keeps a floor a little under its own figure, so a real loss fails.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from companion.vision.types import UNKNOWN
 from .conftest import DEALS
 
 #: Recall each deal must keep (a little under what was measured; see the module docstring).
-FLOOR = {1: 0.92, 2: 0.9, 3: 0.88, 4: 0.83}
+FLOOR = {1: 0.94, 2: 0.94, 3: 0.9, 4: 0.87}
 #: Named indices that sit on a labelled index of another card: misreads. At most this share.
 MISREAD_CEILING = 0.05
 
