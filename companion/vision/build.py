@@ -622,7 +622,7 @@ def _has_glyph(font: Any, char: str) -> bool:
     def drawn(text: str) -> bytes:
         img = Image.new("L", (2 * _FACE_PX, 2 * _FACE_PX), 0)
         ImageDraw.Draw(img).text((_FACE_PX // 2, _FACE_PX // 4), text, font=font, fill=255)
-        return img.tobytes()
+        return bytes(img.tobytes())
 
     ink = drawn(char)
     return any(ink) and ink != drawn("\ue000")  # a private-use point: no face here has a glyph for it
