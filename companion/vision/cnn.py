@@ -16,10 +16,10 @@ its table photos 92 % and 94 %, reports wrong 8.0 % and 7.1 %).
 
 Why it runs second: it costs several thousand times more per candidate than the perceptron, and a busy
 frame has a few hundred candidates, nearly all of them wood grain, pips and court-card detail. So the
-perceptron first throws out what it is sure is no index (its "not an index" class, above
-``recognise.FINDER_SURE``), and this network names the dozen or so that are left. The forward pass is
-a handful of matrix products, so the companion still needs nothing beyond NumPy; the weights are
-written by :mod:`companion.vision.build`, which trains them with PyTorch (the ``train`` extra).
+perceptron first throws out what is plainly no index (its "not an index" class), and this network names
+the dozen or so that are left. The forward pass is a handful of matrix products, so the companion still
+needs nothing beyond NumPy; the weights are written by :mod:`companion.vision.build`, which trains them
+with PyTorch (the ``train`` extra).
 """
 
 from __future__ import annotations
