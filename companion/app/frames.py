@@ -91,6 +91,7 @@ class TableFilm:
         self._pack = compose(self.background, [self.deck.back], [pack])
         self._rng = np.random.default_rng(seed)
         self._table = _Table()
+        self._history: list[_Laid] = []  # every card laid so far, gathered up or not
         self.time = 0.0
 
     # -- where cards go ---------------------------------------------------------------------------
@@ -129,10 +130,14 @@ class TableFilm:
         return FilmFrame(index, self.time, image, None, truth)
 
     # -- the film ---------------------------------------------------------------------------------
-    def answer(self, zone: str) -> str | None:
+    def answer(self, zone: str, choices: Sequence[str] = ()) -> str | None:
         """What a player at the table would answer when asked which card lies in ``zone``: the card laid
-        there last (the film knows; the table only asks)."""
+        there last (the film knows; the table only asks) -- of those among ``choices`` when given, since
+        a question about a crib already gathered up names a card that has left the table."""
         cards = [c.card for c in self._table.laid if c.zone == zone]
+        if choices:
+            cards = [c for c in cards if c in choices]
+            cards = cards or [c.card for c in self._history if c.zone == zone and c.card in choices]
         return cards[-1] if cards else None
 
     def __iter__(self) -> Iterator[FilmFrame]:
@@ -173,6 +178,7 @@ class TableFilm:
             slot = table.slots(event.zone)
             laid = _Laid(event.card, event.zone, self._placement(event.zone, slot, event.card))
             table.laid.append(laid)
+            self._history.append(laid)
             return laid
         if isinstance(event, CardLifted):
             table.laid = [c for c in table.laid if c.card != event.card]
@@ -238,7 +244,7 @@ def play_film(
         loop.wait_idle(30)
         correction = loop.table.correction
         if answers is not None and correction is not None:
-            card = film.answer(correction.zone)
+            card = film.answer(correction.zone, correction.choices)
             if card is not None and card != correction.seen:
                 answers.append(f"{correction.message} -- {card}")
                 loop.post_at(Correct(card, correction.zone, correction.seen), shot.index)

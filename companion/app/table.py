@@ -14,9 +14,10 @@ each event is interpreted against the game as it stands:
   turned face up.  With automatic counting the engine pegs each count; with claims each player dials and
   pegs a claim and under-claimed points are offered to the opponent (muggins).
 
-A card the camera could not read, a card seen twice in one deal, or a card that no legal play explains
-is not guessed at: the table asks for a correction (pick the right card from a list, or undo) and nothing
-is pegged until it is given.  The list is answered on the scoreboard or with either player's knob: while
+A card the camera could not read, a card seen twice in one deal, a card that no legal play explains, or
+a crib gathered up (or a new starter turned) before the camera read all four crib cards is not guessed
+at: the table asks for a correction (pick the right card from a list, or undo) and nothing is pegged
+until it is given.  The list is answered on the scoreboard or with either player's knob: while
 a question waits, turning a knob moves the highlight through the choices and pressing it answers with
 the highlighted card, exactly as picking that card on the scoreboard does.
 
@@ -134,6 +135,8 @@ class Table:
         self._crib_seen: list[Card] = []
         self._held: list[tuple[str, str]] = []
         """Cards laid while a correction is asked for, read once it is answered."""
+        self._held_claim: tuple[int, int, bool] | None = None
+        """A crib claim pegged while a crib card was unread: pegged again once the card is named."""
         self._group = 0
         self._recorded = 0
         self._event_cursor: int | None = None
@@ -185,6 +188,7 @@ class Table:
     def _reset_follower(self) -> None:
         self.correction = None
         self._held = []
+        self._held_claim = None
         self.dial = {0: 0, 1: 0}
         self._set_crib_seen([])
 
@@ -247,6 +251,7 @@ class Table:
         if self.correction is not None:
             self.correction = None
             self.notice = "the unread card is ignored"
+            self._held_claim = None
             self._release_held()
             return True
         last = self.journal.actions(self.match_id)
@@ -295,8 +300,11 @@ class Table:
                 self._landed(card, zone)
             case Correct(card, zone, _):
                 self._answer(card, zone)
-            case CardLifted():
-                pass  # cards gathered up: nothing to score
+            case CardLifted(_, zone):
+                if zone == CRIB_ZONE and self.game.phase is Phase.SHOW and self._crib_cards() is None:
+                    # The crib gathered up before the camera saw all four: ask now, while the players
+                    # still have it in mind, rather than leave it uncounted or take in a later card.
+                    self._ask_for_crib()
             case Undo():
                 self.undo()
             case NewGame():
@@ -332,8 +340,16 @@ class Table:
     def _answer(self, card: str, zone: str) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
         self.correction = None
+        if zone == CRIB_ZONE:
+            # A card held back while the crib was asked about may be the one now named (turned up on the
+            # wrong spot): it is a crib card, not the next starter.
+            self._held = [(text, at) for text, at in self._held if text != card]
         self._landed(card, zone, corrected=True)
         self._release_held()
+        if self._held_claim is not None and self.correction is None:
+            player, points, knob = self._held_claim
+            self._held_claim = None
+            self._peg(player, points, knob=knob)
 
     def _answer_highlighted(self) -> None:
         """A knob pressed while a question waits: answer with the highlighted choice."""
@@ -362,6 +378,11 @@ class Table:
             cards: tuple[Card, ...] | None = None
             if pending == "crib":
                 cards = self._crib_cards()
+                if cards is None and self._crib_seen:
+                    # Turned up, but a card of it not read: the claim waits for that card to be named.
+                    self._held_claim = (player, points, knob)
+                    self._ask_for_crib()
+                    return
                 if cards is None:
                     self.notice = "turn the crib face up first: the camera has not seen its four cards"
                     return
@@ -519,12 +540,25 @@ class Table:
 
     def _shown(self, card: Card, zone: str) -> None:
         state = self.game.deal_state
+        if zone == STARTER_ZONE and card != state.starter and self._crib_cards() is None:
+            # The next deal's starter (any card but this deal's, once the pack is shuffled): the crib
+            # went back with a card the camera never read. That card is asked for; the starter waits
+            # for the answer.
+            self._held.append((str(card), zone))
+            self._ask_for_crib()
+            return
         if card in state.seen or card == state.starter or card in self._crib_seen:
             return  # a card of the play or the starter, seen again as the hands are shown
         if len(self._crib_seen) >= 4:
             raise_refusal("the crib already has four cards")
         self._set_crib_seen([*self._crib_seen, card])
         self._auto()
+
+    def _ask_for_crib(self) -> None:
+        if self.correction is None:
+            seen = len({*self.game.deal_state.crib_known, *self._crib_seen})
+            message = f"The camera saw {seen} of the crib's four cards: which card is missing?"
+            self._ask(message, CRIB_ZONE, "")
 
     def _crib_cards(self) -> tuple[Card, ...] | None:
         state = self.game.deal_state

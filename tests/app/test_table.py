@@ -9,9 +9,11 @@ import pytest
 from companion.app.events import (
     CallMuggins,
     CardLanded,
+    CardLifted,
     Claim,
     Correct,
     DialClaim,
+    Event,
     MugginsExpired,
     NewGame,
     PegClaim,
@@ -225,6 +227,62 @@ def test_a_starter_the_camera_missed_is_asked_for_and_the_cards_laid_meanwhile_w
     assert played.game.deal_state.starter is not None and str(played.game.deal_state.starter) == "Jc"
     assert played.game.scores == [4, 0]  # two for his heels, then fifteen two with the held 5
     assert [str(c) for _, c in played.game.snapshot().deal_cards] == ["10s", "5h"]
+
+
+def _without_a_crib_card(events: tuple[Event, ...], *, gathering_seen: bool) -> tuple[list[Event], str]:
+    """The events with the first crib's first card never seen by the camera (so never seen leaving
+    either); without ``gathering_seen``, none of that crib's cards are seen being gathered up."""
+    first = next(i for i, e in enumerate(events) if isinstance(e, CardLanded) and e.zone == "crib")
+    missed = events[first]
+    assert isinstance(missed, CardLanded)
+    starters = [i for i, e in enumerate(events) if isinstance(e, CardLanded) and e.zone == "starter"]
+    next_starter = next(i for i in starters if i > first)
+    kept: list[Event] = []
+    for i, event in enumerate(events):
+        if i == first:
+            continue
+        lifted = isinstance(event, CardLifted) and event.zone == "crib" and first < i < next_starter
+        if lifted and (event.card == missed.card or not gathering_seen):
+            continue
+        kept.append(event)
+    return kept, missed.card
+
+
+@pytest.mark.parametrize("gathering_seen", [True, False])
+@pytest.mark.parametrize("mode", ["auto", "claims"])
+def test_a_crib_card_the_camera_missed_is_asked_for_not_guessed(mode: str, gathering_seen: bool) -> None:
+    """The crib is counted from its four cards: one never read is asked for -- as the crib is gathered
+    up when the camera sees that, else when the next starter is turned -- and that starter waits for
+    the answer rather than being taken into the crib."""
+    recording = script_game(3, mode=mode)
+    events, missed = _without_a_crib_card(recording.events, gathering_seen=gathering_seen)
+    played = table(mode=mode)
+    asked = []
+    for event in events:
+        played.handle(event)
+        if played.correction is not None:
+            asked.append(played.correction.message)
+            assert played.correction.zone == "crib" and missed in played.correction.choices
+            played.handle(Correct(missed, "crib"))
+            assert played.correction is None
+    assert asked == ["The camera saw 3 of the crib's four cards: which card is missing?"]
+    assert tuple(played.game.scores) == recording.final
+    assert [tuple(row["scores"]) for row in deal_rows(played.game)] == list(recording.deal_scores)
+
+
+def test_a_short_crib_is_never_counted_and_the_question_stays_until_answered() -> None:
+    recording = script_game(3)
+    events, missed = _without_a_crib_card(recording.events, gathering_seen=False)
+    played = table()
+    for event in events:
+        played.handle(event)
+        if played.correction is not None:
+            break
+    assert played.game.phase is Phase.SHOW  # the crib not counted: nothing pegged on three cards
+    played.handle(Undo())  # dismissed: the held starter is read again, and the crib is asked for again
+    assert played.correction is not None and played.game.phase is Phase.SHOW
+    played.handle(Correct(missed, "crib"))
+    assert played.correction is None and played.game.phase is not Phase.SHOW
 
 
 def test_cards_laid_while_a_card_is_asked_about_are_read_after_the_answer() -> None:
