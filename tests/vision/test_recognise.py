@@ -22,8 +22,8 @@ def test_the_data_set_has_all_52_crops() -> None:
 
 def test_the_real_crops_are_named_right(recogniser: Recogniser) -> None:
     """Measured: all 52 named right and alone (50 with the perceptron alone, before the namer). The
-    networks saw these photos in their training scenes; networks built without them at all name all 52
-    too since frames are also read at half scale (44 without that; see docs/contributing.md)."""
+    networks saw these photos in their training scenes; networks built without them at all
+    (``--real-scenes 0``) name 51 of 52, 44 without the half-scale reading (see docs/contributing.md)."""
     right, wrong = [], {}
     for name in ALL:
         labels = sorted({s.label for s in recogniser.detect(crop(name)) if s.card is not None})
