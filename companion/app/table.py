@@ -301,7 +301,7 @@ class Table:
             case Correct(card, zone, _):
                 self._answer(card, zone)
             case CardLifted(_, zone):
-                if zone == CRIB_ZONE and self.game.phase is Phase.SHOW and self._crib_cards() is None:
+                if zone == CRIB_ZONE and self._crib_short():
                     # The crib gathered up before the camera saw all four: ask now, while the players
                     # still have it in mind, rather than leave it uncounted or take in a later card.
                     self._ask_for_crib()
@@ -378,7 +378,7 @@ class Table:
             cards: tuple[Card, ...] | None = None
             if pending == "crib":
                 cards = self._crib_cards()
-                if cards is None and self._crib_seen:
+                if self._crib_short() and self._crib_seen:
                     # Turned up, but a card of it not read: the claim waits for that card to be named.
                     self._held_claim = (player, points, knob)
                     self._ask_for_crib()
@@ -540,7 +540,7 @@ class Table:
 
     def _shown(self, card: Card, zone: str) -> None:
         state = self.game.deal_state
-        if zone == STARTER_ZONE and card != state.starter and self._crib_cards() is None:
+        if zone == STARTER_ZONE and card != state.starter and self._crib_short():
             # The next deal's starter (any card but this deal's, once the pack is shuffled): the crib
             # went back with a card the camera never read. That card is asked for; the starter waits
             # for the answer.
@@ -553,6 +553,10 @@ class Table:
             raise_refusal("the crib already has four cards")
         self._set_crib_seen([*self._crib_seen, card])
         self._auto()
+
+    def _crib_short(self) -> bool:
+        """The show is on and the crib, still to be counted, lacks cards the camera has not read."""
+        return self.game.phase is Phase.SHOW and self._crib_cards() is None
 
     def _ask_for_crib(self) -> None:
         if self.correction is None:
