@@ -1148,7 +1148,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.build", description=__doc__)
     parser.add_argument("--scenes", type=int, default=10000, help="scenes of rendered and drawn decks")
     parser.add_argument("--epochs", type=int, default=14, help="passes of the finder's training")
-    parser.add_argument("--namer-epochs", type=int, default=6, help="passes of the namer's training")
+    parser.add_argument("--namer-epochs", type=int, default=9, help="passes of the namer's training")
     parser.add_argument("--seed", type=int, default=20261123)
     parser.add_argument(
         "--flat-threes",
