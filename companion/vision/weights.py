@@ -33,7 +33,7 @@ def flush_subnormals(a: F32) -> F32:
     not set it) each product with one takes a slow path: with NumPy's OpenBLAS 0.3.31 the finder's
     first layer alone cost 30 ms a frame instead of well under one.
     """
-    out: F32 = np.where(np.abs(a) < np.finfo(np.float32).smallest_normal, np.float32(0), a).astype(np.float32)
+    out: F32 = np.where(np.abs(a) < np.finfo(np.float32).smallest_normal, np.float32(0), a)
     return out
 
 
