@@ -160,7 +160,7 @@ def frame_to_outputs(frames_limit: int) -> str:
     try:
         from companion.vision.recognise import Recogniser
 
-        recogniser = Recogniser()
+        recogniser = Recogniser(filmed=True)
     except (ImportError, OSError) as error:
         return f"not measured: {error}"
     from companion.app.camera import table_zone

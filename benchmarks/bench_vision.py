@@ -80,7 +80,7 @@ def main() -> int:
         print(f"bench_vision: {CROPS} is missing", file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
-    recogniser = Recogniser()
+    recogniser = Recogniser(filmed=True)
     frame = six_card_frame()
     seen = sorted(s.label for s in recogniser.detect(frame) if s.card is not None)
     print(

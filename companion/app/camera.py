@@ -54,7 +54,7 @@ class CameraFeed:
         if recogniser is None:
             from companion.vision.recognise import Recogniser
 
-            recogniser = Recogniser()
+            recogniser = Recogniser(filmed=True)
         self.spec = spec
         self._post = post
         self._source = open_source(spec)

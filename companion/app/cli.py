@@ -292,7 +292,7 @@ def _recogniser() -> tuple[Any, str]:
     try:
         from companion.vision.recognise import Recogniser
 
-        recogniser = Recogniser()
+        recogniser = Recogniser(filmed=True)
     except (ImportError, OSError):
         return None, "the card model is not built here: python -m companion.vision.build"
 

@@ -14,6 +14,7 @@ so the classifier is trained on exactly the candidates it will be asked about, w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -26,8 +27,13 @@ __all__ = [
     "PATCH_H",
     "PATCH_W",
     "Candidate",
+    "Ink",
+    "candidates",
     "features",
     "find_candidates",
+    "freed_candidates",
+    "ink",
+    "outlines",
     "patch_features",
     "patch_polygon",
     "patches",
@@ -49,6 +55,7 @@ FEATURE_SIZE: Final = (
 )
 
 FloatArray = npt.NDArray[np.float32]
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,8 @@ class Candidate:
     """Height of the rank mark in pixels (used to merge detections of one index)."""
     joined: bool = False
     """Rank and suit taken from one blob (see :func:`_joined_pairs`): the suit mark is not seen alone."""
+    freed: bool = False
+    """Rank or suit mark split from a line it ran into (see :func:`_off_the_lines`)."""
 
     @property
     def length(self) -> float:
@@ -73,45 +82,84 @@ def _ink_mask(gray: npt.NDArray[np.uint8], block: int) -> npt.NDArray[np.uint8]:
     return np.asarray(mask, np.uint8)
 
 
+@dataclass(frozen=True)
+class Ink:
+    """The blobs of ink in one grey image, from which candidates are paired (see :func:`ink`)."""
+
+    labels: npt.NDArray[np.int32]
+    """Blob number of every pixel (0: no ink; blob ``k`` is row ``k - 1`` of ``stats``)."""
+    stats: npt.NDArray[np.int32]
+    """Box (left, top, width, height) and area of each blob, as OpenCV's connected components give."""
+    centroids: npt.NDArray[np.float64]
+    glyphs: npt.NDArray[np.bool_]
+    """Which blobs are of a glyph's size and shape (see :func:`_glyph_blobs`)."""
+    min_size: float
+    max_size: float
+
+
+def ink(gray: npt.NDArray[np.uint8], min_size: float = 6.0, max_size: float = 90.0) -> Ink:
+    """The ink blobs of a grey image; glyphs are ``min_size`` to ``max_size`` pixels across."""
+    mask = _ink_mask(gray, 31)
+    # Block-based labelling (BBDT) gives the same labels as the default in under half the time on one
+    # thread, where the default's parallel algorithm has nothing to gain.
+    _, labels, all_stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    stats: npt.NDArray[np.int32] = np.asarray(all_stats[1:], np.int32)
+    return Ink(
+        np.asarray(labels, np.int32),
+        stats,
+        np.asarray(centroids[1:], np.float64),
+        _glyph_blobs(stats, min_size, max_size),
+        min_size,
+        max_size,
+    )
+
+
 def find_candidates(
     gray: npt.NDArray[np.uint8], min_size: float = 6.0, max_size: float = 90.0
 ) -> list[Candidate]:
-    """Every plausible (rank mark, suit mark) pair in a grey image.
+    """Every plausible (rank mark, suit mark) pair in a grey image (see :func:`candidates`)."""
+    return candidates(ink(gray, min_size, max_size))
+
+
+def candidates(blobs: Ink) -> list[Candidate]:
+    """Every plausible (rank mark, suit mark) pair among an image's ink blobs.
 
     Marks are connected blobs of ink of glyph size; blobs of similar height side by side (the "1" and
     "0" of a ten) are also joined into one mark. A suit mark must be of comparable size and lie about one
     glyph height from the rank mark, in any direction.
     """
-    block = 31
-    mask = _ink_mask(gray, block)
-    # Block-based labelling (BBDT) gives the same labels as the default in under half the time on one
-    # thread, where the default's parallel algorithm has nothing to gain.
-    count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mask, 8, cv2.CV_32S, cv2.CCL_BBDT
-    )
-    if count <= 1:
-        return []
-    x = stats[1:, cv2.CC_STAT_LEFT].astype(np.float32)
-    y = stats[1:, cv2.CC_STAT_TOP].astype(np.float32)
-    w = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float32)
-    h = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float32)
-    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
-    extent = np.maximum(w, h)
-    fill = area / np.maximum(w * h, 1.0)
-    keep = (extent >= min_size) & (extent <= max_size) & (fill > 0.12) & (np.minimum(w, h) >= 2)
-    keep &= (w / np.maximum(h, 1) < 4.0) & (h / np.maximum(w, 1) < 4.0)
+    out = _pairs(blobs.stats, blobs.centroids, blobs.glyphs, np.zeros(len(blobs.stats), bool))
+    out += _joined_pairs(blobs.labels, blobs.stats, blobs.glyphs, blobs.min_size)
+    return out
+
+
+def _pairs(
+    stats: npt.NDArray[np.int32],
+    centroids: npt.NDArray[np.float64],
+    keep: npt.NDArray[np.bool_],
+    freed: npt.NDArray[np.bool_],
+) -> list[Candidate]:
+    """Candidates from the blobs marked ``keep``; ``freed`` marks blobs split from a line."""
     idx = np.flatnonzero(keep)
     if idx.size == 0:
         return []
-    cx = centroids[1:, 0][idx].astype(np.float32)
-    cy = centroids[1:, 1][idx].astype(np.float32)
+    x = stats[idx, cv2.CC_STAT_LEFT].astype(np.float32)
+    y = stats[idx, cv2.CC_STAT_TOP].astype(np.float32)
+    w = stats[idx, cv2.CC_STAT_WIDTH].astype(np.float32)
+    h = stats[idx, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    cx = centroids[idx, 0].astype(np.float32)
+    cy = centroids[idx, 1].astype(np.float32)
+    fr = freed[idx]
     # Box centres are steadier than ink centroids for glyphs such as "7" or "J".
-    bx = x[idx] + w[idx] / 2
-    by = y[idx] + h[idx] / 2
-    ext = extent[idx]
+    bx = x + w / 2
+    by = y + h / 2
+    ext = np.maximum(w, h)
     marks_x = [bx]
     marks_y = [by]
     marks_e = [ext]
+    marks_f = [fr]
     # Join blobs of similar size that sit side by side (the two digits of a ten).
     dx = bx[:, None] - bx[None, :]
     dy = by[:, None] - by[None, :]
@@ -124,9 +172,11 @@ def find_candidates(
         marks_x.append((bx[ii] + bx[jj]) / 2)
         marks_y.append((by[ii] + by[jj]) / 2)
         marks_e.append(np.maximum(ext[ii], ext[jj]))
+        marks_f.append(fr[ii] | fr[jj])
     rx = np.concatenate(marks_x)
     ry = np.concatenate(marks_y)
     re = np.concatenate(marks_e)
+    rf = np.concatenate(marks_f)
     # Pair every mark (as a rank) with a single blob (as a suit) at about one glyph's distance.
     ddx = cx[None, :] - rx[:, None]
     ddy = cy[None, :] - ry[:, None]
@@ -134,12 +184,182 @@ def find_candidates(
     sr = ext[None, :] / re[:, None]
     ok = (dd > 0.55 * re[:, None]) & (dd < 1.6 * re[:, None]) & (sr > 0.35) & (sr < 1.5)
     ri, si = np.nonzero(ok)
-    out = [
-        Candidate((float(rx[a]), float(ry[a])), (float(cx[b]), float(cy[b])), float(re[a]))
+    return [
+        Candidate(
+            (float(rx[a]), float(ry[a])),
+            (float(cx[b]), float(cy[b])),
+            float(re[a]),
+            freed=bool(rf[a] | fr[b]),
+        )
         for a, b in zip(ri.tolist(), si.tolist(), strict=True)
     ]
-    out += _joined_pairs(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep, min_size)
+
+
+def _glyph_blobs(stats: npt.NDArray[np.int32], min_size: float, max_size: float) -> npt.NDArray[np.bool_]:
+    """Which blobs (rows of connected-component stats) are of glyph size and shape: neither a speck nor
+    a long streak, and not so hollow that they are an outline."""
+    w = stats[:, cv2.CC_STAT_WIDTH].astype(np.float32)
+    h = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    extent = np.maximum(w, h)
+    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1.0)
+    keep: npt.NDArray[np.bool_] = (
+        (extent >= min_size) & (extent <= max_size) & (fill > 0.12) & (np.minimum(w, h) >= 2)
+    )
+    keep &= (w / np.maximum(h, 1) < 4.0) & (h / np.maximum(w, 1) < 4.0)
+    return keep
+
+
+#: Outline-like blobs up to this many times the largest glyph may hold a glyph run into a line.
+_OUTLINE_MAX: Final = 3.0
+#: A line is a run of ink along one side of the blob's bounding rectangle at least this share of the
+#: blob's extent (and three of the smallest glyphs) long.
+_LINE_SHARE: Final = 0.3
+#: What is left once the lines are gone counts only within this share of the rectangle's shorter side
+#: from one of its corners: an index sits at a card's corner, and beside the top corner of a court
+#: frame; the rest of what hangs on a frame is the court picture.
+_CORNER_REACH: Final = 0.3
+#: A freed candidate's rank-to-suit direction must lie within about 25 degrees of its outline's long
+#: axis (the cosine).
+_ALONG_OUTLINE: Final = 0.9
+
+
+def outlines(blobs: Ink) -> npt.NDArray[np.intp]:
+    """Blobs (rows of ``blobs.stats``) that look like outlines: larger than a glyph or too hollow for
+    one, but not beyond a few glyphs across. A court frame, a card's edge against the table, a back."""
+    w = blobs.stats[:, cv2.CC_STAT_WIDTH]
+    h = blobs.stats[:, cv2.CC_STAT_HEIGHT]
+    extent = np.maximum(w, h)
+    fill = blobs.stats[:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1)
+    return np.flatnonzero(
+        (extent > 3 * blobs.min_size)
+        & (extent <= _OUTLINE_MAX * blobs.max_size)
+        & ((extent > blobs.max_size) | (fill <= 0.12))
+    )
+
+
+def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
+    """Candidates with a mark split from the straight lines of the outlines ``which`` (see
+    :func:`outlines`), paired with each other and with the glyph blobs around them.
+
+    Why: many decks frame the court picture a hair's breadth right of the index, and print the index
+    close to the card's edge; on a small or slightly soft card the rank glyph's ink runs into the frame
+    line, or into the dark line where the card's edge meets the table. Glyph and line are then one blob,
+    far too large and hollow for a glyph, and the card was never read (a quarter of one real deck's
+    court cards 110 pixels wide, in any rotation but square to the frame). This costs more than the
+    plain pairing, so the recogniser asks it only of outlines that nothing was read inside.
+    """
+    freed_stats, freed_centroids, axes = _off_the_lines(blobs, which)
+    if len(freed_stats) == 0:
+        return []
+    # The glyph blobs near the outlines (a suit mark clear of the line, below a freed rank).
+    x0, y0, bw, bh = (blobs.stats[list(which), k] for k in range(4))
+    reach = blobs.max_size
+    gx, gy = blobs.centroids[:, 0], blobs.centroids[:, 1]
+    around = (
+        (gx[:, None] > x0 - reach)
+        & (gx[:, None] < x0 + bw + reach)
+        & (gy[:, None] > y0 - reach)
+        & (gy[:, None] < y0 + bh + reach)
+    ).any(axis=1) & blobs.glyphs
+    stats = np.concatenate([blobs.stats[around], freed_stats])
+    centroids = np.concatenate([blobs.centroids[around], freed_centroids])
+    freed = np.concatenate([np.zeros(int(around.sum()), bool), np.ones(len(freed_stats), bool)])
+    keep = np.concatenate(
+        [np.ones(int(around.sum()), bool), _glyph_blobs(freed_stats, blobs.min_size, blobs.max_size)]
+    )
+    out = []
+    for c in _pairs(stats, centroids, keep, freed):
+        if not c.freed:
+            continue
+        # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
+        # of scraps of court picture point every which way.
+        down = np.subtract(c.suit, c.rank) / max(c.length, 1e-6)
+        _, axis = min(axes, key=lambda a: float(np.hypot(*np.subtract(c.rank, a[0]))))
+        if abs(float(down @ axis)) >= _ALONG_OUTLINE:
+            out.append(c)
     return out
+
+
+def _line_points(
+    along: npt.NDArray[np.float32], across: npt.NDArray[np.float32], length: float
+) -> npt.NDArray[np.bool_]:
+    """Which points lie on a thin straight run, parallel to the ``along`` axis, at least ``length`` long.
+
+    The points are drawn on a grid in these coordinates, thickened by a pixel across (a line a little
+    off the axis, or two pixels thick) and closed over gaps of two pixels along; an opening by a
+    ``length``-long bar then keeps the runs. Ink five pixels deep across is no line (a solid shape, or a
+    glyph's stroke crossing the line) and is left where it is.
+    """
+    u = np.round(along - along.min()).astype(np.intp)
+    v = np.round(across - across.min()).astype(np.intp)
+    grid = np.zeros((int(v.max()) + 1, int(u.max()) + 1), np.uint8)
+    grid[v, u] = 1
+    deep = np.asarray(cv2.morphologyEx(grid, cv2.MORPH_OPEN, np.ones((5, 1), np.uint8)), np.uint8)
+    wide = np.asarray(cv2.dilate(grid, np.ones((3, 1), np.uint8)), np.uint8)
+    wide = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)), np.uint8)
+    bar = np.ones((1, max(1, round(length))), np.uint8)
+    runs = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_OPEN, bar), np.uint8)
+    on: npt.NDArray[np.bool_] = (runs[v, u] > 0) & (deep[v, u] == 0)
+    return on
+
+
+def _off_the_lines(
+    blobs: Ink, which: Sequence[int]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], list[tuple[Point, npt.NDArray[np.float64]]]]:
+    """Stats and centroids (image pixels) of the ink left near the corners of the outlines ``which``
+    once their straight lines are taken away; and the centre and long axis of each outline that left
+    any.
+
+    Frames and card edges are rectangles, so their lines run along the two axes of the blob's bounding
+    rectangle: the blob's pixels are projected onto those axes and long runs taken away, which costs far
+    less than a general line search.
+    """
+    found_stats: list[npt.NDArray[np.int32]] = []
+    found_centroids: list[npt.NDArray[np.float64]] = []
+    axes: list[tuple[Point, npt.NDArray[np.float64]]] = []
+    for i in which:
+        x0, y0, bw, bh = (int(v) for v in blobs.stats[i, :4])
+        blob = np.asarray(blobs.labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1, np.uint8)
+        ys, xs = np.nonzero(blob)
+        pts = np.stack([xs, ys], axis=1).astype(np.float32)
+        # The rectangle from the outer contour's few points: from every pixel it costs ten times more.
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        rect = cv2.minAreaRect(np.concatenate(contours))
+        a = np.deg2rad(rect[2])
+        u = pts @ np.array([np.cos(a), np.sin(a)], np.float32)
+        v = pts @ np.array([-np.sin(a), np.cos(a)], np.float32)
+        length = max(3.0 * blobs.min_size, _LINE_SHARE * float(max(bw, bh)))
+        on = _line_points(u, v, length) | _line_points(v, u, length)
+        if not on.any():
+            continue
+        corners = cv2.boxPoints(rect)
+        reach = _CORNER_REACH * min(rect[1])
+        dist = np.min(
+            np.hypot(pts[:, None, 0] - corners[None, :, 0], pts[:, None, 1] - corners[None, :, 1]), 1
+        )
+        left = ~on & (dist <= reach)
+        if not left.any():
+            continue
+        rest = np.zeros((bh, bw), np.uint8)
+        rest[ys[left], xs[left]] = 1
+        count, _, parts, centres = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        if count <= 1:
+            continue
+        parts = parts[1:].copy()
+        parts[:, cv2.CC_STAT_LEFT] += x0
+        parts[:, cv2.CC_STAT_TOP] += y0
+        found_stats.append(parts.astype(np.int32))
+        shift = np.array([x0, y0], np.float64)
+        found_centroids.append(np.asarray(centres[1:], np.float64) + shift)
+        side = (
+            np.array([np.cos(a), np.sin(a)])
+            if rect[1][0] >= rect[1][1]
+            else np.array([-np.sin(a), np.cos(a)])
+        )
+        axes.append(((rect[0][0] + x0, rect[0][1] + y0), side))
+    if not found_stats:
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2), np.float64), axes
+    return np.concatenate(found_stats), np.concatenate(found_centroids), axes
 
 
 #: A blob this elongated (ratio of its principal axes) and this full of its box may be a rank and suit
@@ -147,9 +367,6 @@ def find_candidates(
 #: "Q" whose tail runs into its heart is rounder).
 _JOINED_ELONGATION: Final = (1.5, 4.0)
 _JOINED_FILL: Final = (0.2, 0.6)
-
-
-Point = tuple[float, float]
 
 
 def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | None:
@@ -197,7 +414,8 @@ def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | No
 def _joined_pairs(
     labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], keep: npt.NDArray[np.bool_], min_size: float
 ) -> list[Candidate]:
-    """Candidates from single blobs that may hold a rank *and* its suit mark, touching.
+    """Candidates from single blobs (rows of ``stats``, blob ``k + 1`` in ``labels``) that may hold a
+    rank *and* its suit mark, touching.
 
     Why: some decks print a rank glyph that touches its suit mark (a jumbo "J" whose hook curls down to
     the club below it, a "Q" whose tail runs into its heart), and on a small card many more run together
@@ -205,15 +423,15 @@ def _joined_pairs(
     :func:`split_joined`; the network rejects the many such blobs that are no index at all.
     """
     out: list[Candidate] = []
-    w = stats[1:, cv2.CC_STAT_WIDTH]
-    h = stats[1:, cv2.CC_STAT_HEIGHT]
-    fill = stats[1:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1)
+    w = stats[:, cv2.CC_STAT_WIDTH]
+    h = stats[:, cv2.CC_STAT_HEIGHT]
+    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1)
     sel = np.flatnonzero(
         keep & (np.maximum(w, h) >= 1.5 * min_size) & (fill >= _JOINED_FILL[0]) & (fill <= _JOINED_FILL[1])
     )
     lo, hi = _JOINED_ELONGATION
     for i in sel.tolist():
-        x0, y0, bw, bh = (int(v) for v in stats[i + 1, :4])
+        x0, y0, bw, bh = (int(v) for v in stats[i, :4])
         blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).astype(np.uint8)
         m = cv2.moments(blob, binaryImage=True)
         if m["m00"] <= 0:

@@ -4,7 +4,8 @@ How a frame is read, and why:
 
 1. The frame is scaled so its longer side is at most ``max_side`` pixels (a 6000x4000 phone photo and a
    1280x720 webcam frame then show index glyphs of similar size; nothing is ever scaled up). It is
-   read once more at half that scale, so that a card close under the camera is read as well.
+   read once more at half that scale, so that a card close under the camera is read as well (filmed
+   frames skip this when every index read is small: see COARSE_UNLESS_UNDER).
 2. :mod:`companion.vision.index` finds every pair of ink marks that could be an index (rank over suit)
    and cuts each out upright. Working from index corners is what lets a card under another card, or
    under a hand, still be read. Two shipped networks then read the candidates: the finder, a cheap
@@ -15,7 +16,9 @@ How a frame is read, and why:
    finder could alone, and costs too much to run on every candidate. The suit mark's outline is then
    weighed in (:func:`index.suit_notches`): a network sees the suit at a few pixels and can mix spades
    with clubs, where the notches between a club's lobes are plain at full resolution. It costs about
-   half a millisecond a frame.
+   half a millisecond a frame. Outlines nothing was read in (a court card's picture frame, a card's
+   edge) are then searched for a glyph run into their lines (:func:`index.freed_candidates`), and
+   what is freed is read the same way.
 3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
    (top-left and, turned half round, bottom-right) are merged into one sighting of that card.
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
@@ -52,6 +55,10 @@ NAMER_FILE: Final = "index_cnn.npz"
 
 #: A card is named when rank and suit together are at least this likely.
 ACCEPT: Final = 0.7
+#: The bar for an index whose rank or suit mark had to be split from a line it ran into (a court
+#: frame, the card's own edge): such a glyph may have lost a stroke to the line, and a king cut by a
+#: card's edge was read as a ten at 0.74. Glyphs freed whole are read at 0.95 and over.
+FREED_ACCEPT: Final = 0.9
 #: Below ACCEPT, a candidate still counts as an unreadable index when "not an index" is this unlikely.
 UNKNOWN_BELOW: Final = 0.15
 #: The finder passes a candidate on to the namer unless it is at least this sure it is no index.
@@ -68,6 +75,14 @@ FINDER_REJECT: Final = 0.99
 #: quarter, found no more cards on the table photos and made one more wrong report.)
 COARSE: Final = 0.5
 COARSE_FROM: Final = 100
+#: ... except, in filmed frames, when every index named at the working scale is at most this many
+#: pixels from rank to suit. Why: the second reading cost about 9 of a 1280x720 frame's 32 ms, and it is
+#: mostly for cards too large for the networks. An index's rank-to-suit distance is 0.14-0.25 of its
+#: card's width (the real deck and the demo deck, 60-160 pixels wide), so at 30 pixels the largest card
+#: read is at most 210 pixels wide, inside the learnt range, and a camera over a table sees every card
+#: at about one size. Not for still photos: on the real deals (indices 20-30 pixels) the second look
+#: still read 3 more of 212 indices, which a camera gets from the next frames instead.
+COARSE_UNLESS_UNDER: Final = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +91,11 @@ class _Reading:
     label: str
     confidence: float
     not_index: float
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the reading is sure enough to name its card (see ACCEPT and FREED_ACCEPT)."""
+        return self.confidence >= (FREED_ACCEPT if self.cand.freed else ACCEPT)
 
     @property
     def down(self) -> npt.NDArray[np.float64]:
@@ -95,9 +115,14 @@ class Recogniser:
 
     ``model`` is a folder holding the two networks (``index_net.npz``, the finder, and
     ``index_cnn.npz``, the namer), as ``python -m companion.vision.build --out`` writes them.
+    ``filmed``: the frames come from a camera or a film, which sees each card in frame after frame, so
+    speed counts for more than the last index read in any one frame (see COARSE_UNLESS_UNDER). A still
+    photo (``crib detect``) is read as thoroughly as can be.
     """
 
-    def __init__(self, model: Path | None = None, *, max_side: int = 2000, backs: bool = True) -> None:
+    def __init__(
+        self, model: Path | None = None, *, max_side: int = 2000, backs: bool = True, filmed: bool = False
+    ) -> None:
         folder = model or DEFAULT_MODEL
         for name in (FINDER_FILE, NAMER_FILE):
             if not (folder / name).is_file():
@@ -108,12 +133,28 @@ class Recogniser:
         self.namer = Namer.load(folder / NAMER_FILE)
         self.max_side = max_side
         self.backs = backs
+        self.filmed = filmed
 
     # ------------------------------------------------------------------------------------ readings
-    def _read(self, image: Frame, scale: float) -> list[_Reading]:
-        """Readings of the candidates in ``image`` (the frame scaled by ``scale``), in frame pixels."""
+    def _read(self, image: Frame, scale: float, outlines: bool = True) -> list[_Reading]:
+        """Readings of the candidates in ``image`` (the frame scaled by ``scale``), in frame pixels.
+
+        With ``outlines``, outlines with nothing read inside them (see :func:`index.outlines`) are then
+        searched for a glyph run into a line, and what is freed from them is read as well: only those,
+        because the search costs several times what plain pairing does, and on a face-up card already
+        read there is nothing more to find. Not at the coarse scale: glyphs run into lines on small
+        cards, which the coarse reading is not for.
+        """
         gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
-        cands = idx.find_candidates(gray)
+        blobs = idx.ink(gray)
+        readings = self._name(image, gray, idx.candidates(blobs), scale)
+        hidden = _unread_outlines(blobs, readings, scale) if outlines else []
+        if hidden:
+            readings += self._name(image, gray, idx.freed_candidates(blobs, hidden), scale)
+        return readings
+
+    def _name(self, image: Frame, gray: Frame, cands: list[idx.Candidate], scale: float) -> list[_Reading]:
+        """Readings of ``cands`` (found in ``image``, the frame scaled by ``scale``), in frame pixels."""
         if not cands:
             return []
         patches = idx.patches(image, cands)
@@ -144,7 +185,11 @@ class Recogniser:
             s = int(np.argmax(ps[n]))
             conf = float(pr[n, r] * ps[n, s])
             frame_cand = idx.Candidate(
-                (c.rank[0] / scale, c.rank[1] / scale), (c.suit[0] / scale, c.suit[1] / scale), c.size / scale
+                (c.rank[0] / scale, c.rank[1] / scale),
+                (c.suit[0] / scale, c.suit[1] / scale),
+                c.size / scale,
+                c.joined,
+                c.freed,
             )
             out.append(_Reading(frame_cand, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
         return out
@@ -153,16 +198,18 @@ class Recogniser:
         """The working image, its scale, and one reading per index found (frame pixels).
 
         The image is also read at COARSE of the working scale, so that big index prints (a close-up
-        photo, a card right under the camera) are seen as well as small ones; the two sets of readings
-        are merged.
+        photo, a card right under the camera) are seen as well as small ones, unless every index named
+        is small (see COARSE_UNLESS_UNDER); the two sets of readings are merged.
         """
         image, scale = self._work_image(frame)
         readings = self._read(image, scale)
-        if min(image.shape[:2]) * COARSE >= COARSE_FROM:
+        named = [r.cand.length * scale for r in readings if r.accepted]
+        small = self.filmed and bool(named) and max(named) <= COARSE_UNLESS_UNDER
+        if min(image.shape[:2]) * COARSE >= COARSE_FROM and not small:
             coarse = np.asarray(
                 cv2.resize(image, None, fx=COARSE, fy=COARSE, interpolation=cv2.INTER_AREA), np.uint8
             )
-            readings += self._read(coarse, scale * COARSE)
+            readings += self._read(coarse, scale * COARSE, outlines=False)
         return image, scale, self._suppress(readings)
 
     @staticmethod
@@ -222,12 +269,12 @@ class Recogniser:
         size = (frame.shape[1], frame.shape[0])
         return [
             Sighting(
-                r.label if r.confidence >= ACCEPT else UNKNOWN,
+                r.label if r.accepted else UNKNOWN,
                 round(r.confidence, 3),
                 _scaled(idx.patch_polygon(r.cand), 1.0, size),
             )
             for r in readings
-            if r.confidence >= ACCEPT or r.not_index < UNKNOWN_BELOW
+            if r.accepted or r.not_index < UNKNOWN_BELOW
         ]
 
     # --------------------------------------------------------------------------------------- detect
@@ -237,7 +284,7 @@ class Recogniser:
         size = (frame.shape[1], frame.shape[0])
         sightings: list[Sighting] = []
         used: set[int] = set()
-        named = [r for r in readings if r.confidence >= ACCEPT]
+        named = [r for r in readings if r.accepted]
         for i, a in enumerate(named):
             if i in used:
                 continue
@@ -253,7 +300,7 @@ class Recogniser:
             label, conf = _agree(group)
             sightings.append(Sighting(label, round(conf, 3), _scaled(poly, 1.0, size)))
         for r in readings:
-            if r.confidence < ACCEPT and r.not_index < UNKNOWN_BELOW:
+            if not r.accepted and r.not_index < UNKNOWN_BELOW:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
                 if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
                     continue
@@ -268,6 +315,25 @@ class Recogniser:
                 for quad, conf in _backs(image, readings, scale)
             ]
         return sightings
+
+
+def _unread_outlines(blobs: idx.Ink, readings: Sequence[_Reading], scale: float) -> list[int]:
+    """The outlines among ``blobs`` with no accepted reading inside their box (readings in frame
+    pixels, blobs in those scaled by ``scale``): a card read already, by an index inside its edge, is
+    not searched again."""
+    found = idx.outlines(blobs)
+    named = [r for r in readings if r.accepted]
+    if not named or found.size == 0:
+        return [int(i) for i in found]
+    centres = np.array([r.centre for r in named]) * scale
+    x0, y0, bw, bh = (blobs.stats[found, k][:, None] for k in range(4))
+    inside = (
+        (centres[None, :, 0] > x0)
+        & (centres[None, :, 0] < x0 + bw)
+        & (centres[None, :, 1] > y0)
+        & (centres[None, :, 1] < y0 + bh)
+    ).any(axis=1)
+    return [int(i) for i in found[~inside]]
 
 
 def _not_index(pr: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:

@@ -1,5 +1,6 @@
 """Index geometry: splitting a rank glyph run into its suit mark
-(:func:`companion.vision.index.split_joined`), and the pieces of the features (gradient sectors,
+(:func:`companion.vision.index.split_joined`) or into a frame's line
+(:func:`companion.vision.index.freed_candidates`), and the pieces of the features (gradient sectors,
 upright patches), which are written for speed and checked here against their plain definitions."""
 
 from __future__ import annotations
@@ -11,7 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.vision import cnn
-from companion.vision.index import PATCH_H, PATCH_W, Candidate, _orientation_bins, patches, split_joined
+from companion.vision.index import (
+    PATCH_H,
+    PATCH_W,
+    Candidate,
+    _orientation_bins,
+    candidates,
+    freed_candidates,
+    ink,
+    outlines,
+    patches,
+    split_joined,
+)
 
 
 def _diamond(mask: np.ndarray, cx: int, cy: int, half_w: int, half_h: int) -> None:
@@ -111,3 +123,49 @@ def test_patches_are_the_index_cut_out_upright(size: tuple[int, int]) -> None:
             image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         assert np.abs(got[k].astype(int) - want.astype(int)).max() <= 1, k
+
+
+def _framed_index(turn: float) -> tuple[np.ndarray, tuple[float, float], tuple[float, float]]:
+    """A grey card face: a court picture's frame drawn one pixel wide, a "K" whose arms touch the frame's
+    left line near its top, a heart-like blob below the K clear of the line, turned by ``turn`` degrees
+    about the middle; with the (turned) centres of the K's box and of the suit mark."""
+    face = np.full((260, 220), 235, np.uint8)
+    cv2.rectangle(face, (70, 40), (170, 220), 40, 1)
+    cv2.line(face, (52, 44), (52, 66), 40, 2)  # the K's stem
+    cv2.line(face, (53, 55), (69, 44), 40, 2)  # its arms, up to the frame line at x = 70
+    cv2.line(face, (56, 53), (69, 66), 40, 2)
+    cv2.circle(face, (59, 84), 6, 40, -1)  # the suit mark
+    cv2.circle(face, (120, 130), 25, 40, -1)  # something of the picture, well inside
+    m = cv2.getRotationMatrix2D((110, 130), turn, 1.0)
+    turned = cv2.warpAffine(face, m, (220, 260), flags=cv2.INTER_LINEAR, borderValue=235)
+
+    def at(p: tuple[float, float]) -> tuple[float, float]:
+        q = m @ np.array([p[0], p[1], 1.0])
+        return float(q[0]), float(q[1])
+
+    return turned, at((60.5, 55.0)), at((59.0, 84.0))
+
+
+@pytest.mark.parametrize("turn", [0, 23, 90, 200, 311])
+def test_a_rank_run_into_a_frame_line_is_freed_and_paired_with_its_suit(turn: float) -> None:
+    face, rank, suit = _framed_index(turn)
+    blobs = ink(face)
+
+    def near(c: Candidate) -> bool:
+        return (
+            float(np.hypot(*np.subtract(c.rank, rank))) < 5
+            and float(np.hypot(*np.subtract(c.suit, suit))) < 4
+        )
+
+    # Run into the frame, the K is no glyph of its own: no plain candidate has it as its rank.
+    assert not any(near(c) for c in candidates(blobs))
+    freed = freed_candidates(blobs, [int(i) for i in outlines(blobs)])
+    assert any(near(c) and c.freed for c in freed)
+
+
+def test_an_outline_with_nothing_run_into_it_frees_nothing() -> None:
+    face = np.full((260, 220), 235, np.uint8)
+    cv2.rectangle(face, (70, 40), (170, 220), 40, 1)
+    blobs = ink(face)
+    assert len(outlines(blobs)) == 1
+    assert freed_candidates(blobs, [int(i) for i in outlines(blobs)]) == []

@@ -45,10 +45,9 @@ def test_cards_are_read_at_any_rotation_on_light_wood(recogniser: Recogniser, an
     frame = compose(wood(1280, 720, seed=angle), [crop(n) for n in names], places)
     sightings = recogniser.detect(frame)
     named = [s.label for s in sightings if s.card is not None]
-    # No card named wrongly or twice; at most one left unread (measured: all six at five of the six
-    # turns, the king of hearts missed at 160 degrees).
-    assert set(named) <= set(names) and len(named) == len(set(named))
-    assert len(named) >= 5
+    # No card named wrongly or twice, and none left unread. (Before glyphs were split from the lines
+    # they run into, the king of hearts was missed at 160 degrees.)
+    assert sorted(named) == sorted(names)
     # Each card is reported where it lies.
     for s in sightings:
         if s.card is not None:
@@ -163,3 +162,32 @@ def test_two_four_index_copies_apart_are_still_a_duplicate(recogniser: Recognise
     sightings = recogniser.detect(compose(wood(1280, 720, seed=2), [card, card], places))
     assert [s.label for s in sightings if s.card is not None] == ["8c", "8c"]
     assert duplicates(sightings) == {"8c"}
+
+
+COURTS = [f"{rank}{suit}" for rank in "JQK" for suit in "cdhs"]
+
+
+@pytest.mark.parametrize("angle", [30, 135, 250])
+@pytest.mark.parametrize("filmed", [False, True])
+def test_small_court_cards_whose_index_runs_into_the_picture_frame_are_read(
+    recogniser: Recogniser, angle: int, filmed: bool
+) -> None:
+    """This deck frames its court pictures a pixel or two right of the index. At 110 pixels wide and
+    turned off the square, the rank's ink runs into the frame line and they make one blob; such cards
+    went unread, and were even reported face down (measured before: 53 of 72 courts found over six
+    turns; now 72)."""
+    reader = Recogniser(filmed=True) if filmed else recogniser
+    for first in range(0, 12, 6):
+        six = COURTS[first : first + 6]
+        places = [Placement(160 + i * 190, 360 + (i % 2) * 60, angle + 17 * i, 110) for i in range(6)]
+        frame = compose(wood(1280, 720, seed=angle), [crop(n) for n in six], places)
+        sightings = reader.detect(frame)
+        assert sorted(s.label for s in sightings if s.card is not None) == sorted(six)
+        assert not [s for s in sightings if s.label == BACK]
+
+
+def test_a_close_card_is_read_from_filmed_frames_too() -> None:
+    """Filmed frames skip the half-scale reading when every index read is small; a card filling much of
+    the frame has no small index, so it is still read at half scale."""
+    frame = compose(wood(1280, 720, seed=3), [crop("9c")], [Placement(640, 360, 20, 420)])
+    assert [s.label for s in Recogniser(filmed=True).detect(frame) if s.card is not None] == ["9c"]
