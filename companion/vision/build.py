@@ -675,6 +675,53 @@ def _paste(
     region[:] = region * (1 - a) + np.array(colour, np.float32) * a
 
 
+#: Whether drawn decks frame their court pictures close beside the index (``--court-frames-beside``),
+#: each deck at its own place, with blocks of colour inside. Why: many real decks start the picture's
+#: frame a few pixels right of the index and level with its top, where a frame line beside a "K" looks
+#: like the "1" of a 10; the drawn decks always framed the picture well clear of the index (below it,
+#: at a fifth of the card across), and the networks read the serif kings of a deck kept out of training
+#: as tens.
+COURT_FRAMES = {"beside": False}
+
+
+def _court_frame(style: DeckStyle, right: float, bottom: float, w: int, h: int) -> tuple[int, int]:
+    """Top-left corner of a drawn deck's court frame, beside its index (``right``: the index's right
+    edge; ``bottom``: its suit mark's lower edge), in card pixels.
+
+    Drawn from the deck's own seed, not the scene's generator, so each deck frames all its courts alike
+    (as a printed deck does) and every other card of every scene is drawn as it was without the option.
+    """
+    rng = np.random.default_rng([style.bend_seed, 1])
+    gap = rng.uniform(0.015, 0.06) * w
+    x0 = max(right + gap, 0.12 * w)
+    if x0 > 0.3 * w:
+        # An index too wide to have a picture beside it: the frame starts below it instead.
+        return int(0.22 * w), int(max(bottom + gap, 0.18 * h))
+    return int(x0), int(rng.uniform(0.035, 0.16) * h)
+
+
+#: Colours of court-card art (yellow, red, blue, black, flesh) in BGR.
+_COURT_INKS = ((40, 200, 240), (40, 40, 200), (160, 80, 30), (30, 30, 30), (170, 200, 240))
+
+
+def _court_picture(
+    card: npt.NDArray[np.float32],
+    style: DeckStyle,
+    label: str,
+    corner: tuple[int, int],
+    colour: tuple[float, float, float],
+) -> None:
+    """Blocks of flat colour inside a court frame (top-left ``corner``, mirrored), as printed court
+    art is: from the deck's seed and the card's name, leaving the scene's generator untouched."""
+    h, w = card.shape[:2]
+    x0, y0 = corner
+    rng = np.random.default_rng([style.bend_seed, 2, *label.encode()])
+    for _ in range(int(rng.integers(4, 10))):
+        pts = np.stack([rng.uniform(x0, w - x0, 4), rng.uniform(y0, h - y0, 4)], axis=1).astype(np.int32)
+        ink = _COURT_INKS[int(rng.integers(0, len(_COURT_INKS)))] if rng.random() < 0.8 else colour
+        cv2.fillConvexPoly(card, cv2.convexHull(pts), tuple(float(v) for v in ink))
+
+
 def draw_card(rng: np.random.Generator, label: str, style: DeckStyle, shapes: dict[str, list[U8]]) -> CardArt:
     """A face of a procedurally drawn deck: Hershey-font ranks, suit shapes from the vector decks."""
     w = CARD_W
@@ -708,6 +755,10 @@ def draw_card(rng: np.random.Generator, label: str, style: DeckStyle, shapes: di
     # Centre: pips or a court picture.
     if rank in "JQK":
         x0, y0 = int(w * 0.22), int(h * 0.18)
+        if COURT_FRAMES["beside"]:
+            right = max(rx0 + glyph.shape[1], sx0 + suit_w)
+            x0, y0 = _court_frame(style, right, sy0 + suit_mask.shape[0], w, h)
+            _court_picture(card, style, label, (x0, y0), colour)
         cv2.rectangle(card, (x0, y0), (w - x0, h - y0), colour, 2)
         for _ in range(12):
             c = tuple(float(v) for v in rng.uniform(0, 255, 3))
@@ -1156,6 +1207,11 @@ def main(argv: list[str] | None = None) -> int:
         default=FLAT_THREES["share"],
         help="share of typeface decks printing a flat-topped 3",
     )
+    parser.add_argument(
+        "--court-frames-beside",
+        action="store_true",
+        help="drawn decks frame their court pictures beside the index, each deck at its own place",
+    )
     parser.add_argument("--real-scenes", type=int, default=1200, help="scenes of the real deck's photos")
     parser.add_argument(
         "--joined-scenes", type=int, default=1500, help="scenes of drawn decks whose ranks touch their suits"
@@ -1174,6 +1230,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     _HOLD_OUT["crops"] = args.hold_out_crops
     FLAT_THREES["share"] = args.flat_threes
+    COURT_FRAMES["beside"] = args.court_frames_beside
     typeface_files()  # all there, or say which packages to install before any work starts
     parts = []
     kinds = (

@@ -70,3 +70,52 @@ def test_about_the_chosen_share_of_typeface_decks_have_a_flat_three(
     typeface = [s for s in styles if s.face]
     assert abs(sum(s.flat_three for s in typeface) / len(typeface) - share) < 0.05
     assert not any(s.flat_three for s in styles if not s.face)  # Hershey decks have no such glyph
+
+
+def _drawn(label: str, beside: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[build.CardArt, float]:
+    """A card of one drawn deck, and the next number its scene's generator gives after drawing it."""
+    if not _WITH_EZH.is_file():
+        pytest.skip(f"{_WITH_EZH.name} is not installed (see the build's font packages)")
+    monkeypatch.setitem(build.COURT_FRAMES, "beside", beside)
+    style = dataclasses.replace(
+        build.random_style(np.random.default_rng(5), [_WITH_EZH]), face=str(_WITH_EZH)
+    )
+    shapes = {s: [np.full((20, 16), 255, np.uint8)] for s in "cdhs"}
+    rng = np.random.default_rng(9)
+    art = build.draw_card(rng, label, style, shapes)
+    return art, float(rng.random())
+
+
+def test_frames_beside_the_index_change_only_the_court_cards_and_draw_nothing_else_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The option must leave every other card of every scene as it was, so that builds with and
+    # without it differ only where it acts.
+    for label in ("5h", "Ac", "10s"):
+        (plain, after_plain), (beside, after_beside) = (_drawn(label, b, monkeypatch) for b in (False, True))
+        assert np.array_equal(plain.image, beside.image)
+        assert after_plain == after_beside
+    (plain, after_plain), (beside, after_beside) = (_drawn("Kd", b, monkeypatch) for b in (False, True))
+    assert not np.array_equal(plain.image, beside.image)
+    assert after_plain == after_beside
+    assert plain.marks == beside.marks  # the index itself is where it was
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_court_frame_starts_just_right_of_the_index_and_level_with_it(seed: int) -> None:
+    style = build.random_style(np.random.default_rng(seed))
+    w, h = build.CARD_W, round(build.CARD_W * style.aspect)
+    right, bottom = 0.16 * w, 0.2 * h
+    x0, y0 = build._court_frame(style, right, bottom, w, h)
+    assert right < x0 <= right + 0.06 * w + 1
+    assert y0 < 0.16 * h  # beside the rank glyph, not below the suit mark
+    # One deck puts the frame of all its courts in one place.
+    assert build._court_frame(style, right, bottom, w, h) == (x0, y0)
+
+
+def test_an_index_too_wide_for_a_frame_beside_it_has_the_frame_below() -> None:
+    style = build.random_style(np.random.default_rng(1))
+    w, h = build.CARD_W, round(build.CARD_W * style.aspect)
+    x0, y0 = build._court_frame(style, 0.33 * w, 0.2 * h, w, h)
+    assert y0 > 0.2 * h
+    assert x0 < 0.33 * w
