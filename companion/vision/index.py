@@ -32,6 +32,7 @@ __all__ = [
     "features",
     "find_candidates",
     "freed_candidates",
+    "in_boxes",
     "ink",
     "outlines",
     "patch_features",
@@ -195,13 +196,33 @@ def _pairs(
     ]
 
 
+def _box_shape(
+    stats: npt.NDArray[np.int32],
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.float64]]:
+    """Width, height, extent (the larger of the two) and fill (ink over box area) of each blob."""
+    w = stats[:, cv2.CC_STAT_WIDTH].astype(np.float32)
+    h = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    fill: npt.NDArray[np.float64] = stats[:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1.0)
+    return w, h, np.maximum(w, h), fill
+
+
+def in_boxes(
+    points: npt.NDArray[np.float64], stats: npt.NDArray[np.int32], margin: float = 0.0
+) -> npt.NDArray[np.bool_]:
+    """Which of ``points`` (n, 2) lie inside which blob boxes (rows of ``stats``), each box grown by
+    ``margin`` on every side: shape (n, boxes)."""
+    x0, y0, bw, bh = (stats[None, :, k] for k in range(4))
+    px, py = points[:, 0, None], points[:, 1, None]
+    inside: npt.NDArray[np.bool_] = (
+        (px > x0 - margin) & (px < x0 + bw + margin) & (py > y0 - margin) & (py < y0 + bh + margin)
+    )
+    return inside
+
+
 def _glyph_blobs(stats: npt.NDArray[np.int32], min_size: float, max_size: float) -> npt.NDArray[np.bool_]:
     """Which blobs (rows of connected-component stats) are of glyph size and shape: neither a speck nor
     a long streak, and not so hollow that they are an outline."""
-    w = stats[:, cv2.CC_STAT_WIDTH].astype(np.float32)
-    h = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float32)
-    extent = np.maximum(w, h)
-    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1.0)
+    w, h, extent, fill = _box_shape(stats)
     keep: npt.NDArray[np.bool_] = (
         (extent >= min_size) & (extent <= max_size) & (fill > 0.12) & (np.minimum(w, h) >= 2)
     )
@@ -226,10 +247,7 @@ _ALONG_OUTLINE: Final = 0.9
 def outlines(blobs: Ink) -> npt.NDArray[np.intp]:
     """Blobs (rows of ``blobs.stats``) that look like outlines: larger than a glyph or too hollow for
     one, but not beyond a few glyphs across. A court frame, a card's edge against the table, a back."""
-    w = blobs.stats[:, cv2.CC_STAT_WIDTH]
-    h = blobs.stats[:, cv2.CC_STAT_HEIGHT]
-    extent = np.maximum(w, h)
-    fill = blobs.stats[:, cv2.CC_STAT_AREA] / np.maximum(w * h, 1)
+    _, _, extent, fill = _box_shape(blobs.stats)
     return np.flatnonzero(
         (extent > 3 * blobs.min_size)
         & (extent <= _OUTLINE_MAX * blobs.max_size)
@@ -252,15 +270,7 @@ def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
     if len(freed_stats) == 0:
         return []
     # The glyph blobs near the outlines (a suit mark clear of the line, below a freed rank).
-    x0, y0, bw, bh = (blobs.stats[list(which), k] for k in range(4))
-    reach = blobs.max_size
-    gx, gy = blobs.centroids[:, 0], blobs.centroids[:, 1]
-    around = (
-        (gx[:, None] > x0 - reach)
-        & (gx[:, None] < x0 + bw + reach)
-        & (gy[:, None] > y0 - reach)
-        & (gy[:, None] < y0 + bh + reach)
-    ).any(axis=1) & blobs.glyphs
+    around = in_boxes(blobs.centroids, blobs.stats[list(which)], blobs.max_size).any(axis=1) & blobs.glyphs
     stats = np.concatenate([blobs.stats[around], freed_stats])
     centroids = np.concatenate([blobs.centroids[around], freed_centroids])
     freed = np.concatenate([np.zeros(int(around.sum()), bool), np.ones(len(freed_stats), bool)])

@@ -326,13 +326,7 @@ def _unread_outlines(blobs: idx.Ink, readings: Sequence[_Reading], scale: float)
     if not named or found.size == 0:
         return [int(i) for i in found]
     centres = np.array([r.centre for r in named]) * scale
-    x0, y0, bw, bh = (blobs.stats[found, k][:, None] for k in range(4))
-    inside = (
-        (centres[None, :, 0] > x0)
-        & (centres[None, :, 0] < x0 + bw)
-        & (centres[None, :, 1] > y0)
-        & (centres[None, :, 1] < y0 + bh)
-    ).any(axis=1)
+    inside = idx.in_boxes(centres, blobs.stats[found]).any(axis=0)
     return [int(i) for i in found[~inside]]
 
 
