@@ -80,6 +80,51 @@ def test_a_face_down_card_is_a_back(recogniser: Recogniser) -> None:
     assert labels == ["6d", BACK]
 
 
+def _light_back(kind: str) -> np.ndarray:
+    """A back printed mostly white: a fine lattice, or rows of small dots, inside a thin frame."""
+    back = np.full((352, 228, 3), 248, np.uint8)
+    ink = (120, 90, 20)
+    if kind == "lattice":
+        for t in range(-352, 228 + 352, 9):
+            cv2.line(back, (t, 18), (t + 352, 352 - 18), ink, 1)
+            cv2.line(back, (t + 352, 18), (t, 352 - 18), ink, 1)
+        back[:18], back[-18:], back[:, :18], back[:, -18:] = 248, 248, 248, 248
+    else:
+        for y in range(28, 352 - 24, 12):
+            for x in range(28, 228 - 24, 12):
+                cv2.circle(back, (x, y), 3, ink, -1)
+    cv2.rectangle(back, (14, 14), (228 - 14, 352 - 14), ink, 2)
+    return back
+
+
+@pytest.mark.parametrize("kind", ["lattice", "dots"])
+@pytest.mark.parametrize("width", [120, 170])
+def test_a_back_printed_as_a_fine_pattern_on_white_is_a_back(
+    recogniser: Recogniser, kind: str, width: int
+) -> None:
+    # Mostly white like a face, but no field of open white: the gaps of a pattern, not a face's paper.
+    frame = compose(
+        wood(1280, 720, seed=4),
+        [_light_back(kind), crop("7c")],
+        [Placement(420, 360, 25, width), Placement(860, 360, -10, width)],
+    )
+    assert sorted(s.label for s in recogniser.detect(frame)) == ["7c", BACK]
+
+
+@pytest.mark.parametrize("name", ["10c", "9c", "10d", "Ah"])
+def test_a_face_whose_indices_are_covered_is_not_taken_for_a_back(recogniser: Recogniser, name: str) -> None:
+    # Its index corners painted over with its own white: the pips alone are left, with open white
+    # between them (the ten of clubs leaves the least of it in the real deck).
+    face = crop(name).copy()
+    h, w = face.shape[:2]
+    white = np.median(face[h // 2 - 5 : h // 2 + 5, 3:8].reshape(-1, 3), axis=0).astype(np.uint8)
+    face[4 : int(0.3 * h), 4 : int(0.2 * w)] = white
+    face[h - int(0.3 * h) : h - 4, w - int(0.2 * w) : w - 4] = white
+    for width in (110, 160, 220):
+        frame = compose(wood(1280, 720, seed=6), [face], [Placement(640, 360, 35, width)])
+        assert all(s.label != BACK for s in recogniser.detect(frame)), width
+
+
 def test_a_plain_card_is_not_named(recogniser: Recogniser) -> None:
     blank = np.full((352, 228, 3), 245, np.uint8)
     frame = compose(wood(800, 600, seed=5), [blank], [Placement(400, 300, 30, 160)])
