@@ -521,8 +521,12 @@ _JOINED_SHARE = 0.15
 #: Share of typeface decks whose 3 has a flat top (``--flat-threes``). Why: none of the typefaces
 #: prints its 3 that way, but some real decks do (a bar, a diagonal, a round bowl), and the networks read
 #: such a 3 as a 5, the only flat-topped digit they knew. At 0.3 it cut the wrong reports on the deck
-#: kept out of training from 7.9 % to 2.7 % (see docs/contributing.md).
-FLAT_THREES = {"share": 0.3}
+#: kept out of training from 7.9 % to 2.7 % (see docs/contributing.md). ``drawn`` (``--drawn-flat-threes``):
+#: the faces without that glyph get a flat 3 drawn (:func:`_flat_topped`) rather than keeping their own.
+FLAT_THREES = {"share": 0.3, "drawn": False}
+#: Height of a drawn flat-topped 3's head (bar and diagonal), as a share of the glyph's height: the
+#: face's own 3 is kept below it. Typefaces' upper bowls end at 0.4-0.5 of the height.
+_FLAT_HEAD = 0.44
 
 
 def random_style(
@@ -629,7 +633,7 @@ def _has_glyph(font: Any, char: str) -> bool:
 
 def _face_glyph(text: str, style: DeckStyle) -> U8:
     """``text`` drawn large in the style's typeface: heavier or lighter, slanted, a ten's digits spaced."""
-    from PIL import Image, ImageDraw, ImageFont  # the train extra
+    from PIL import ImageFont  # the train extra
 
     font = _FONTS.get(style.face)
     if font is None:
@@ -639,6 +643,15 @@ def _face_glyph(text: str, style: DeckStyle) -> U8:
             _HAS_FLAT_THREE[style.face] = _has_glyph(font, _FLAT_THREE)
         if _HAS_FLAT_THREE[style.face]:
             text = _FLAT_THREE
+        elif FLAT_THREES["drawn"]:
+            return _face_glyph_shaped(_flat_topped(_face_glyph_drawn("3", font, style)), style)
+    return _face_glyph_shaped(_face_glyph_drawn(text, font, style), style)
+
+
+def _face_glyph_drawn(text: str, font: Any, style: DeckStyle) -> U8:
+    """``text`` in ``font`` as drawn, before the deck's weight and slant (a ten's digits spaced)."""
+    from PIL import Image, ImageDraw
+
     pad = _FACE_PX // 2
     parts = ["1", "0"] if text == "10" else [text]
     widths = [int(font.getlength(p)) for p in parts]
@@ -650,7 +663,11 @@ def _face_glyph(text: str, style: DeckStyle) -> U8:
         box = font.getbbox(part)
         draw.text((x - box[0], pad), part, font=font, fill=255)
         x += round(box[2] - box[0]) + gap
-    canvas = np.asarray(img, np.uint8)
+    return np.asarray(img, np.uint8)
+
+
+def _face_glyph_shaped(canvas: U8, style: DeckStyle) -> U8:
+    """A drawn glyph made heavier or lighter and slanted as the deck's style says."""
     # Weight: a disc as wide as the change grows or eats every stroke alike.
     change = round(abs(style.thick) * _FACE_PX)
     if change >= 1:
@@ -664,6 +681,38 @@ def _face_glyph(text: str, style: DeckStyle) -> U8:
         m = np.array([[1.0, -style.slant, style.slant * h / 2], [0.0, 1.0, 0.0]], np.float32)
         canvas = np.asarray(cv2.warpAffine(canvas, m, (w, h)), np.uint8)
     return canvas
+
+
+def _flat_topped(canvas: U8) -> U8:
+    """A typeface's 3 with its upper bowl replaced by a flat top: a bar and a diagonal down to the
+    middle, drawn in the glyph's own stroke width, over the face's own lower bowl.
+
+    Why: the typefaces that have the ezh ("Ʒ") give that shape of 3 (``FLAT_THREES``), but only about
+    half of them have it, so every flat 3 learnt was in one of those few faces; real decks print it in
+    faces of their own.
+    """
+    ink = canvas > 100
+    ys, xs = np.nonzero(ink)
+    top, bottom, left, right = int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
+    height = bottom - top + 1
+    dist = cv2.distanceTransform(ink.astype(np.uint8), cv2.DIST_L2, 3)
+    stroke = max(2, round(2 * float(np.percentile(dist[ink], 95))))
+    cut = top + round(_FLAT_HEAD * height)
+    out = canvas.copy()
+    out[:cut] = 0
+    # The diagonal ends where the kept part's middle arm starts: its leftmost ink just below the cut.
+    band = ink[cut : cut + stroke]
+    cols = np.nonzero(band.any(axis=0))[0]
+    join_x = int(cols.min()) if cols.size else (left + right) // 2
+    half = stroke / 2
+    bar_y = round(top + half)
+    bar = (round(left + half), bar_y), (round(right - half), bar_y)
+    cv2.line(out, bar[0], bar[1], 255, stroke, cv2.LINE_AA)
+    cv2.line(out, bar[1], (round(join_x + half), round(cut + half)), 255, stroke, cv2.LINE_AA)
+    # Kept within the face's own 3, so that the glyph is as tall and wide as that 3.
+    flat: U8 = np.zeros_like(out)
+    flat[top : bottom + 1, left : right + 1] = out[top : bottom + 1, left : right + 1]
+    return flat
 
 
 def _paste(
@@ -1208,8 +1257,15 @@ def main(argv: list[str] | None = None) -> int:
         help="share of typeface decks printing a flat-topped 3",
     )
     parser.add_argument(
+        "--drawn-flat-threes",
+        action=argparse.BooleanOptionalAction,
+        default=FLAT_THREES["drawn"],
+        help="typeface decks chosen for a flat-topped 3 whose face has none get one drawn",
+    )
+    parser.add_argument(
         "--court-frames-beside",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=COURT_FRAMES["beside"],
         help="drawn decks frame their court pictures beside the index, each deck at its own place",
     )
     parser.add_argument("--real-scenes", type=int, default=1200, help="scenes of the real deck's photos")
@@ -1230,6 +1286,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     _HOLD_OUT["crops"] = args.hold_out_crops
     FLAT_THREES["share"] = args.flat_threes
+    FLAT_THREES["drawn"] = args.drawn_flat_threes
     COURT_FRAMES["beside"] = args.court_frames_beside
     typeface_files()  # all there, or say which packages to install before any work starts
     parts = []

@@ -34,19 +34,19 @@ def _glyph(text: str, style: build.DeckStyle) -> npt.NDArray[np.bool_]:
     return np.asarray(build._glyph(text, style, 120) > 100)
 
 
+def _top_edge_spread(mask: npt.NDArray[np.bool_]) -> int:
+    """How far the glyph's upper edge rises and falls across the middle three fifths of its width."""
+    w = mask.shape[1]
+    cols = [np.flatnonzero(mask[:, x])[0] for x in range(w // 5, w - w // 5) if mask[:, x].any()]
+    return int(max(cols) - min(cols))
+
+
 def test_a_flat_three_deck_prints_its_three_with_a_bar_over_a_diagonal() -> None:
     flat, round_ = _style(_WITH_EZH, True), _style(_WITH_EZH, False)
-    three = _glyph("3", flat)
-
     # The top of a flat 3 is one straight bar: its upper edge sits on the same row across the middle
     # of the glyph, where a round 3's arch falls away towards its ends.
-    def top_edge_spread(mask: npt.NDArray[np.bool_]) -> int:
-        w = mask.shape[1]
-        cols = [np.flatnonzero(mask[:, x])[0] for x in range(w // 5, w - w // 5) if mask[:, x].any()]
-        return int(max(cols) - min(cols))
-
-    assert top_edge_spread(three) <= 2
-    assert top_edge_spread(_glyph("3", round_)) > 2
+    assert _top_edge_spread(_glyph("3", flat)) <= 2
+    assert _top_edge_spread(_glyph("3", round_)) > 2
 
 
 def test_only_the_three_changes() -> None:
@@ -60,7 +60,37 @@ def test_a_face_without_the_flat_three_keeps_its_own() -> None:
     assert np.array_equal(_glyph("3", flat), _glyph("3", round_))
 
 
-@pytest.mark.parametrize("share", [0.0, 0.3])
+def test_with_drawn_flat_threes_a_face_without_one_gets_a_flat_top_over_its_own_lower_bowl(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(build.FLAT_THREES, "drawn", True)
+    flat, round_ = _style(_WITHOUT_EZH, True), _style(_WITHOUT_EZH, False)
+    three, own = _glyph("3", flat), _glyph("3", round_)
+    assert _top_edge_spread(three) <= 2
+    assert _top_edge_spread(own) > 2
+    # Below the head, the face's own 3 is kept as it was: the lowest third of both glyphs agrees,
+    # but for the anti-aliased rim.
+    assert three.shape == own.shape
+    low = slice(2 * three.shape[0] // 3, None)
+    assert (three[low] != own[low]).mean() < 0.02
+    # A bar, not an arch: the top quarter of the glyph has ink right across it, in one row at least.
+    head = three[: three.shape[0] // 4]
+    assert head.sum(axis=1).max() >= 0.7 * three.shape[1]
+    assert head.sum(axis=1).max() > own[: own.shape[0] // 4].sum(axis=1).max()
+
+
+def test_drawn_flat_threes_leave_faces_with_their_own_and_every_other_rank_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = {face: _glyph("3", _style(face, True)) for face in (_WITH_EZH,)}
+    monkeypatch.setitem(build.FLAT_THREES, "drawn", True)
+    assert np.array_equal(_glyph("3", _style(_WITH_EZH, True)), before[_WITH_EZH])
+    flat, round_ = _style(_WITHOUT_EZH, True), _style(_WITHOUT_EZH, False)
+    for rank in ("A", "5", "8", "10", "K"):
+        assert np.array_equal(_glyph(rank, flat), _glyph(rank, round_))
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 0.6])
 def test_about_the_chosen_share_of_typeface_decks_have_a_flat_three(
     share: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
