@@ -460,17 +460,23 @@ def _backs_at(
         area = cv2.contourArea(cnt)
         if area < min_area or area > 0.5 * h * w:
             continue
-        rect = cv2.minAreaRect(cnt)
+        points = np.asarray(cnt, np.int32)
+        found = _card_shape(points, area)
+        whole = found is not None
+        if found is None:
+            found = _card_shape_under(points, min_area)
+            if found is None:
+                continue
+        rect, fill = found
         _, (rw, rh), _ = rect
-        if min(rw, rh) < 8:
-            continue
-        aspect = max(rw, rh) / min(rw, rh)
-        fill = area / (rw * rh)
-        if not (1.25 < aspect < 1.75 and fill > 0.85):
-            continue
         box = np.asarray(cv2.boxPoints(rect), np.float32)
+        # Where an index makes it a face: on the card, or anywhere in the outline a card was cut from.
+        # Why: an outline of no card shape can be a face's picture frame run into what is left of its
+        # edge on a light table, and the card cut from it is then the picture alone, its indices outside.
+        reach = box if whole else np.asarray(cv2.boxPoints(cv2.minAreaRect(points)), np.float32)
         if any(
-            cv2.pointPolygonTest(box, (float(r.centre[0] * factor), float(r.centre[1] * factor)), False) >= 0
+            cv2.pointPolygonTest(reach, (float(r.centre[0] * factor), float(r.centre[1] * factor)), False)
+            >= 0
             for r in readings
             if r.not_index < 0.5
         ):
@@ -480,6 +486,49 @@ def _backs_at(
             continue  # mostly open card white: a face whose index is hidden or unreadable, not a back
         out.append(([(float(x), float(y)) for x, y in box], round(min(0.99, 0.6 + 0.4 * fill), 3)))
     return out
+
+
+Rect = tuple[tuple[float, float], tuple[float, float], float]
+
+
+def _card_shape(cnt: npt.NDArray[np.int32], area: float) -> tuple[Rect, float] | None:
+    """The rectangle of an outline shaped like a card (and how fully the outline fills it), or None."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(cnt)
+    if min(rw, rh) < 8:
+        return None
+    aspect = max(rw, rh) / min(rw, rh)
+    fill = area / (rw * rh)
+    if not (1.25 < aspect < 1.75 and fill > 0.85):
+        return None
+    return ((float(cx), float(cy)), (float(rw), float(rh)), float(angle)), fill
+
+
+def _card_shape_under(cnt: npt.NDArray[np.int32], min_area: float) -> tuple[Rect, float] | None:
+    """The card in an outline that is a card with something small run into its edge, or None.
+
+    Why: a chip (or a coin, a cork) put down against the pack joins its outline to the card's, and the
+    two together are no card shape. Opening the outline's area with a disc a quarter of its width wide
+    takes off anything narrower than half of that width and leaves the card, its corners rounded.
+    """
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    _, size, _ = cv2.minAreaRect(cnt)
+    reach = max(2, round(0.25 * min(size)))
+    area = np.zeros((bh + 2, bw + 2), np.uint8)
+    cv2.drawContours(area, [cnt - np.array([x - 1, y - 1], np.int32)], -1, 1, -1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    opened = np.asarray(cv2.morphologyEx(area, cv2.MORPH_OPEN, disc), np.uint8)
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not parts:
+        return None
+    part = np.asarray(max(parts, key=cv2.contourArea), np.int32)
+    left = cv2.contourArea(part)
+    if left < min_area:
+        return None
+    found = _card_shape(part, left)
+    if found is None:
+        return None
+    (cx, cy), wh, angle = found[0]
+    return ((cx + x - 1, cy + y - 1), wh, angle), found[1]
 
 
 #: A card-shaped outline that is mostly white is a face (its index hidden or unreadable) unless its white

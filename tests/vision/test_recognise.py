@@ -111,6 +111,18 @@ def test_a_back_printed_as_a_fine_pattern_on_white_is_a_back(
     assert sorted(s.label for s in recogniser.detect(frame)) == ["7c", BACK]
 
 
+def test_a_face_down_card_with_a_chip_against_its_edge_is_still_a_back(recogniser: Recogniser) -> None:
+    frame = compose(
+        wood(1280, 720, seed=8),
+        [load_deck().back, crop("Qh")],
+        [Placement(420, 360, 15, 170), Placement(880, 360, 0, 170)],
+    )
+    # A chip a third of the card's width across, resting half over the back's long edge.
+    cv2.circle(frame, (420 + 85, 330), 30, (40, 40, 170), -1, cv2.LINE_AA)
+    cv2.circle(frame, (420 + 85, 330), 21, (235, 235, 235), 3, cv2.LINE_AA)
+    assert sorted(s.label for s in recogniser.detect(frame)) == ["Qh", BACK]
+
+
 @pytest.mark.parametrize("name", ["10c", "9c", "10d", "Ah"])
 def test_a_face_whose_indices_are_covered_is_not_taken_for_a_back(recogniser: Recogniser, name: str) -> None:
     # Its index corners painted over with its own white: the pips alone are left, with open white
