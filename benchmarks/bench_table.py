@@ -137,12 +137,17 @@ def main(argv: list[str] | None = None) -> int:
         help="a folder of networks to read with instead of the shipped ones (say, built with --real-scenes "
         "0, never having seen the real deck: then --decks real measures a deck design unseen in training)",
     )
+    parser.add_argument(
+        "--no-pips",
+        action="store_true",
+        help="name cards by their indices alone, without counting the pips of cards lying whole and alone",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
         print(f"bench_table: no folder of networks at {args.model}", file=sys.stderr)
         return 1
-    recogniser = Recogniser(args.model)
+    recogniser = Recogniser(args.model, pips=not args.no_pips)
     found = total = wrong = reported = backs = stray = 0
     times: list[float] = []
     for seed in range(args.scenes):
@@ -182,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         f"face-up cards found and named right: {found}/{total} = {found / total:.3f} (target 0.98); "
         f"reported cards wrong: {wrong}/{reported} = {wrong / max(reported, 1):.3f} (target 0.01 at most); "
         f"backs {backs}/{2 * args.scenes} ({stray} stray); decks: {args.decks}; "
+        f"pips {'not counted' if args.no_pips else 'counted'}; "
         f"median {statistics.median(times):.0f} ms per 6000x4000 photo "
         f"({platform.machine()}, one OpenCV thread)"
     )

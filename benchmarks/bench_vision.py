@@ -75,17 +75,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--frames", type=int, default=40)
+    parser.add_argument(
+        "--no-pips",
+        action="store_true",
+        help="name cards by their indices alone, to measure what counting costs",
+    )
     args = parser.parse_args()
     if not CROPS.is_dir():
         print(f"bench_vision: {CROPS} is missing", file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
-    recogniser = Recogniser(filmed=True)
+    recogniser = Recogniser(filmed=True, pips=not args.no_pips)
     frame = six_card_frame()
     seen = sorted(s.label for s in recogniser.detect(frame) if s.card is not None)
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"OpenCV {cv2.__version__}, one OpenCV thread"
+        f"OpenCV {cv2.__version__}, one OpenCV thread, pips {'not counted' if args.no_pips else 'counted'}"
     )
     print(f"frame 1280x720, six cards laid; read as: {' '.join(seen)}")
     runs = [time_frames(recogniser, frame, args.frames) for _ in range(args.runs)]

@@ -20,7 +20,10 @@ How a frame is read, and why:
    edge) are then searched for a glyph run into their lines (:func:`index.freed_candidates`), and
    what is freed is read the same way.
 3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
-   (top-left and, turned half round, bottom-right) are merged into one sighting of that card.
+   (top-left and, turned half round, bottom-right) are merged into one sighting of that card. Where
+   both corners of a number card are read, its pips are counted (:mod:`companion.vision.pips`), and a
+   plain count that differs from the rank read names the card: a deck never seen in training can
+   print a rank glyph the networks misread with full confidence, but not a three with five pips.
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
 5. A reading the network is not sure of is reported as ``"unknown"`` rather than guessed: a misread
    card is a wrong score, an unknown one is only a prompt to look again.
@@ -40,7 +43,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision import cnn
+from companion.vision import cnn, pips
 from companion.vision import index as idx
 from companion.vision.cnn import Namer
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
@@ -83,6 +86,11 @@ COARSE_FROM: Final = 100
 #: at about one size. Not for still photos: on the real deals (indices 20-30 pixels) the second look
 #: still read 3 more of 212 indices, which a camera gets from the next frames instead.
 COARSE_UNLESS_UNDER: Final = 30.0
+#: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`_counted`).
+PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
+#: The confidence of a card named by its pips over its index's reading.
+PIP_CONFIDENCE: Final = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +125,19 @@ class Recogniser:
     ``index_cnn.npz``, the namer), as ``python -m companion.vision.build --out`` writes them.
     ``filmed``: the frames come from a camera or a film, which sees each card in frame after frame, so
     speed counts for more than the last index read in any one frame (see COARSE_UNLESS_UNDER). A still
-    photo (``crib detect``) is read as thoroughly as can be.
+    photo (``crib detect``) is read as thoroughly as can be. ``pips``: a number card whose two
+    opposite corners are read has its pips counted, and a plain count overrules its index (see
+    :mod:`pips`); off only to measure what the count adds.
     """
 
     def __init__(
-        self, model: Path | None = None, *, max_side: int = 2000, backs: bool = True, filmed: bool = False
+        self,
+        model: Path | None = None,
+        *,
+        max_side: int = 2000,
+        backs: bool = True,
+        filmed: bool = False,
+        pips: bool = True,
     ) -> None:
         folder = model or DEFAULT_MODEL
         for name in (FINDER_FILE, NAMER_FILE):
@@ -134,6 +150,7 @@ class Recogniser:
         self.max_side = max_side
         self.backs = backs
         self.filmed = filmed
+        self.pips = pips
 
     # ------------------------------------------------------------------------------------ readings
     def _read(self, image: Frame, scale: float, outlines: bool = True) -> list[_Reading]:
@@ -236,20 +253,17 @@ class Recogniser:
         """
         if a.label != b.label:
             return False
+        if _opposite(a, b):
+            return True
         v = b.centre - a.centre
         along = float(v @ a.down)
         across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
         length = (a.cand.length + b.cand.length) / 2
-        turn = float(a.down @ b.down)
-        if turn < -0.8:
-            return (
-                1.5 * length < along < 16 * length
-                and across < along + length
-                and float(np.hypot(*v)) < 16 * length
-            )
         # Four-index decks also print an index upright in the top right corner: the same way up, level
         # with the first, a card's width across (at most ~14 index heights).
-        return turn > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
+        return (
+            float(a.down @ b.down) > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
+        )
 
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
         if frame.ndim == 2:
@@ -285,6 +299,7 @@ class Recogniser:
         sightings: list[Sighting] = []
         used: set[int] = set()
         named = [r for r in readings if r.accepted]
+        groups: list[list[_Reading]] = []
         for i, a in enumerate(named):
             if i in used:
                 continue
@@ -295,10 +310,13 @@ class Recogniser:
                 if j not in used and any(self._same_card(g, b) for g in group):
                     group.append(b)
                     used.add(j)
+            groups.append(group)
+        cards = [(group, *_agree(group)) for group in groups]
+        if self.pips:
+            cards = _counted(image, scale, cards)
+        for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
-            poly = _outline(group, pts)
-            label, conf = _agree(group)
-            sightings.append(Sighting(label, round(conf, 3), _scaled(poly, 1.0, size)))
+            sightings.append(Sighting(label, round(conf, 3), _scaled(_outline(group, pts), 1.0, size)))
         for r in readings:
             if not r.accepted and r.not_index < UNKNOWN_BELOW:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
@@ -315,6 +333,93 @@ class Recogniser:
                 for quad, conf in _backs(image, readings, scale)
             ]
         return sightings
+
+
+_Card = tuple[list[_Reading], str, float]
+
+
+def _counted(image: Frame, scale: float, cards: list[_Card]) -> list[_Card]:
+    """``cards`` (the indices read of each, its name and confidence) with the pips counted of every
+    number card whose two opposite corners are read, where the count is plain (see
+    :func:`pips.count_pips`).
+
+    A count that differs from the rank read names the card instead, in the suit each index read: the
+    suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
+    part a new typeface changes. Corners are paired by where they lie, not by what they say, so a card
+    whose two corners read two ranks (a 3 and a 5) becomes one card.
+    """
+    out = list(cards)
+    k = 0
+    while k < len(out):
+        group, label, _ = out[k]
+        partner = _opposite_corner(group, out) if label[:-1] in PIP_RANKS else None
+        if partner is None:
+            k += 1
+            continue
+        (a, b), j = partner
+        count = pips.count_pips(image, _corner(a, scale), _corner(b, scale))
+        if count is None:
+            k += 1
+            continue
+        merged: dict[str, _Card] = {}
+        for group, label, conf in (out[k], out[j]) if j != k else (out[k],):
+            if PIP_RANKS[label[:-1]] != count:
+                label, conf = f"{PIP_NAMES[count]}{label[-1]}", PIP_CONFIDENCE
+            before = merged.get(label)
+            merged[label] = (
+                (group, label, conf) if before is None else (before[0] + group, label, max(before[2], conf))
+            )
+        rest = [card for n, card in enumerate(out) if n not in (j, k)]
+        k = min(j, k)
+        out = rest[:k] + list(merged.values()) + rest[k:]
+        k += len(merged)
+    return out
+
+
+def _opposite_corner(
+    group: Sequence[_Reading], cards: Sequence[_Card]
+) -> tuple[tuple[_Reading, _Reading], int] | None:
+    """Two readings at opposite corners of one card, the first of ``group``, and which of ``cards``
+    holds the second, or None.
+
+    The card's own two corners first. Failing those, a lone corner of another number card of
+    the same suit, itself with no opposite corner of its own name: one card whose corners read two
+    ranks. (Any corner lying opposite would not do: the bottom corner of one card in a row and the
+    top corner of the next lie so too.)
+    """
+    own = [(a, b) for a in group for b in group if b is not a and _opposite(a, b)]
+    if own:
+        return own[0], next(n for n, card in enumerate(cards) if card[0] is group)
+    if len(group) != 1:
+        return None
+    a = group[0]
+    for n, (other, label, _) in enumerate(cards):
+        if other is group or len(other) != 1 or label[:-1] not in PIP_RANKS or label[-1] != a.label[-1]:
+            continue
+        if _opposite(a, other[0]):
+            return (a, other[0]), n
+    return None
+
+
+def _corner(reading: _Reading, scale: float) -> pips.Corner:
+    """A reading's rank and suit middles, in the working image (scaled by ``scale`` from the frame)."""
+    (rx, ry), (sx, sy) = reading.cand.rank, reading.cand.suit
+    return (rx * scale, ry * scale), (sx * scale, sy * scale)
+
+
+def _opposite(a: _Reading, b: _Reading) -> bool:
+    """Whether two readings lie as the two index corners of one card, each turned half round from the
+    other (see :meth:`Recogniser._same_card`), whatever they say."""
+    v = b.centre - a.centre
+    along = float(v @ a.down)
+    across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
+    length = (a.cand.length + b.cand.length) / 2
+    return (
+        float(a.down @ b.down) < -0.8
+        and 1.5 * length < along < 16 * length
+        and across < along + length
+        and float(np.hypot(*v)) < 16 * length
+    )
 
 
 def _unread_outlines(blobs: idx.Ink, readings: Sequence[_Reading], scale: float) -> list[int]:
