@@ -34,7 +34,7 @@ How a frame is read, and why:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -91,6 +91,13 @@ PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9":
 PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
 #: The confidence of a card named by its pips over its index's reading.
 PIP_CONFIDENCE: Final = 0.9
+
+
+#: A filmed card counted is taken to lie still while its corners' places, in frame pixels divided by
+#: this, stay the same (see :meth:`Recogniser._count`).
+STILL: Final = 4
+#: Two corners read: their names, and their places in frame pixels divided by STILL.
+_Still = tuple[str, str, int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +158,8 @@ class Recogniser:
         self.backs = backs
         self.filmed = filmed
         self.pips = pips
+        #: Filmed frames: the pip counts of the last frame, by the two corners' names and places.
+        self._counts: dict[_Still, int | None] = {}
 
     # ------------------------------------------------------------------------------------ readings
     def _read(self, image: Frame, scale: float, outlines: bool = True) -> list[_Reading]:
@@ -265,6 +274,30 @@ class Recogniser:
             float(a.down @ b.down) > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
         )
 
+    def _count(
+        self, image: Frame, scale: float, a: _Reading, b: _Reading, fresh: dict[_Still, int | None]
+    ) -> int | None:
+        """The pips between two opposite corners (see :func:`pips.count_pips`), counted once for as
+        long as a filmed card lies still.
+
+        Why: a camera sees a card lying on the table in frame after frame, and counting costs about a
+        millisecond a card, a tenth of the frame's budget with a few number cards in sight. A card is
+        taken to lie still while both its corners are read, with the same names, in the same STILL
+        pixels as in the frame before; anything else is counted again. Each count is kept in
+        ``fresh``, this frame's counts.
+        """
+        if not self.filmed:
+            return pips.count_pips(image, _corner(a, scale), _corner(b, scale))
+        ax, ay, bx, by = (round(v / STILL) for v in (*a.centre, *b.centre))
+        key = (a.label, b.label, ax, ay, bx, by)
+        count = (
+            self._counts[key]
+            if key in self._counts
+            else pips.count_pips(image, _corner(a, scale), _corner(b, scale))
+        )
+        fresh[key] = count
+        return count
+
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
         if frame.ndim == 2:
             frame = np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), np.uint8)
@@ -313,7 +346,9 @@ class Recogniser:
             groups.append(group)
         cards = [(group, *_agree(group)) for group in groups]
         if self.pips:
-            cards = _counted(image, scale, cards)
+            fresh: dict[_Still, int | None] = {}
+            cards = _counted(cards, lambda a, b: self._count(image, scale, a, b, fresh))
+            self._counts = fresh
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             sightings.append(Sighting(label, round(conf, 3), _scaled(_outline(group, pts), 1.0, size)))
@@ -338,10 +373,10 @@ class Recogniser:
 _Card = tuple[list[_Reading], str, float]
 
 
-def _counted(image: Frame, scale: float, cards: list[_Card]) -> list[_Card]:
+def _counted(cards: list[_Card], count_pips: Callable[[_Reading, _Reading], int | None]) -> list[_Card]:
     """``cards`` (the indices read of each, its name and confidence) with the pips counted of every
-    number card whose two opposite corners are read, where the count is plain (see
-    :func:`pips.count_pips`).
+    number card whose two opposite corners are read, where the count is plain (``count_pips`` of the
+    two corners: see :func:`pips.count_pips`).
 
     A count that differs from the rank read names the card instead, in the suit each index read: the
     suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
@@ -357,7 +392,7 @@ def _counted(image: Frame, scale: float, cards: list[_Card]) -> list[_Card]:
             k += 1
             continue
         (a, b), j = partner
-        count = pips.count_pips(image, _corner(a, scale), _corner(b, scale))
+        count = count_pips(a, b)
         if count is None:
             k += 1
             continue

@@ -193,3 +193,19 @@ def test_counting_never_turns_a_right_reading_wrong(recogniser: Recogniser, widt
                 if before == [name] and after != [name]:
                     spoilt[name] = after
     assert spoilt == {}
+
+
+def test_a_filmed_card_is_counted_again_once_it_has_left() -> None:
+    """A camera's recogniser counts a card lying still once, and counts again whatever lies there after
+    the place has been seen empty (a hand taking the card away shows at least a frame without it)."""
+    filmed = Recogniser(filmed=True)
+    place = Placement(640, 360, 25, 170)
+    misprint = compose(wood(1280, 720, seed=5), [_misprinted("5d", "3d")], [place])
+    five = compose(wood(1280, 720, seed=5), [crop("5d")], [place])
+    for frame, seen in (
+        (misprint, ["3d"]),
+        (misprint, ["3d"]),
+        (wood(1280, 720, seed=5), []),
+        (five, ["5d"]),
+    ):
+        assert [s.label for s in filmed.detect(frame) if s.card] == seen
