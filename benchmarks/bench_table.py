@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-pips",
         action="store_true",
-        help="name cards by their indices alone, without counting the pips of cards lying whole and alone",
+        help="name cards by their indices alone, not counting the pips of cards with both corners read",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)

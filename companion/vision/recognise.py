@@ -264,15 +264,10 @@ class Recogniser:
             return False
         if _opposite(a, b):
             return True
-        v = b.centre - a.centre
-        along = float(v @ a.down)
-        across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
-        length = (a.cand.length + b.cand.length) / 2
+        along, across, length, turn = _lie(a, b)
         # Four-index decks also print an index upright in the top right corner: the same way up, level
         # with the first, a card's width across (at most ~14 index heights).
-        return (
-            float(a.down @ b.down) > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
-        )
+        return turn > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
 
     def _count(
         self, image: Frame, scale: float, a: _Reading, b: _Reading, fresh: dict[_Still, int | None]
@@ -286,17 +281,13 @@ class Recogniser:
         pixels as in the frame before; anything else is counted again. Each count is kept in
         ``fresh``, this frame's counts.
         """
-        if not self.filmed:
-            return pips.count_pips(image, _corner(a, scale), _corner(b, scale))
         ax, ay, bx, by = (round(v / STILL) for v in (*a.centre, *b.centre))
         key = (a.label, b.label, ax, ay, bx, by)
-        count = (
-            self._counts[key]
-            if key in self._counts
-            else pips.count_pips(image, _corner(a, scale), _corner(b, scale))
-        )
-        fresh[key] = count
-        return count
+        if self.filmed and key in self._counts:
+            fresh[key] = self._counts[key]
+        else:
+            fresh[key] = pips.count_pips(image, _corner(a, scale), _corner(b, scale))
+        return fresh[key]
 
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
         if frame.ndim == 2:
@@ -387,7 +378,7 @@ def _counted(cards: list[_Card], count_pips: Callable[[_Reading, _Reading], int 
     k = 0
     while k < len(out):
         group, label, _ = out[k]
-        partner = _opposite_corner(group, out) if label[:-1] in PIP_RANKS else None
+        partner = _opposite_corner(k, out) if label[:-1] in PIP_RANKS else None
         if partner is None:
             k += 1
             continue
@@ -411,10 +402,8 @@ def _counted(cards: list[_Card], count_pips: Callable[[_Reading, _Reading], int 
     return out
 
 
-def _opposite_corner(
-    group: Sequence[_Reading], cards: Sequence[_Card]
-) -> tuple[tuple[_Reading, _Reading], int] | None:
-    """Two readings at opposite corners of one card, the first of ``group``, and which of ``cards``
+def _opposite_corner(k: int, cards: Sequence[_Card]) -> tuple[tuple[_Reading, _Reading], int] | None:
+    """Two readings at opposite corners of one card, the first of card ``k``'s, and which of ``cards``
     holds the second, or None.
 
     The card's own two corners first. Failing those, a lone corner of another number card of
@@ -422,14 +411,15 @@ def _opposite_corner(
     ranks. (Any corner lying opposite would not do: the bottom corner of one card in a row and the
     top corner of the next lie so too.)
     """
+    group = cards[k][0]
     own = [(a, b) for a in group for b in group if b is not a and _opposite(a, b)]
     if own:
-        return own[0], next(n for n, card in enumerate(cards) if card[0] is group)
+        return own[0], k
     if len(group) != 1:
         return None
     a = group[0]
     for n, (other, label, _) in enumerate(cards):
-        if other is group or len(other) != 1 or label[:-1] not in PIP_RANKS or label[-1] != a.label[-1]:
+        if n == k or len(other) != 1 or label[:-1] not in PIP_RANKS or label[-1] != a.label[-1]:
             continue
         if _opposite(a, other[0]):
             return (a, other[0]), n
@@ -445,16 +435,23 @@ def _corner(reading: _Reading, scale: float) -> pips.Corner:
 def _opposite(a: _Reading, b: _Reading) -> bool:
     """Whether two readings lie as the two index corners of one card, each turned half round from the
     other (see :meth:`Recogniser._same_card`), whatever they say."""
+    along, across, length, turn = _lie(a, b)
+    return (
+        turn < -0.8
+        and 1.5 * length < along < 16 * length
+        and across < along + length
+        and float(np.hypot(along, across)) < 16 * length
+    )
+
+
+def _lie(a: _Reading, b: _Reading) -> tuple[float, float, float, float]:
+    """How ``b`` lies from ``a`` in ``a``'s own frame: how far down ``a``'s index and how far across it,
+    their mean rank-to-suit distance, and how ``b`` is turned against ``a`` (1 the same way up, -1 half
+    round)."""
     v = b.centre - a.centre
     along = float(v @ a.down)
     across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
-    length = (a.cand.length + b.cand.length) / 2
-    return (
-        float(a.down @ b.down) < -0.8
-        and 1.5 * length < along < 16 * length
-        and across < along + length
-        and float(np.hypot(*v)) < 16 * length
-    )
+    return along, across, (a.cand.length + b.cand.length) / 2, float(a.down @ b.down)
 
 
 def _unread_outlines(blobs: idx.Ink, readings: Sequence[_Reading], scale: float) -> list[int]:
