@@ -521,7 +521,9 @@ _JOINED_SHARE = 0.15
 #: Share of typeface decks whose 3 has a flat top (``--flat-threes``). Why: none of the typefaces
 #: prints its 3 that way, but some real decks do (a bar, a diagonal, a round bowl), and the networks read
 #: such a 3 as a 5, the only flat-topped digit they knew. At 0.3 it cut the wrong reports on the deck
-#: kept out of training from 7.9 % to 2.7 % (see docs/contributing.md). ``drawn`` (``--drawn-flat-threes``):
+#: kept out of training from 7.9 % to 2.7 % (see docs/contributing.md). At 0.6 with court frames beside
+#: the index, the unseen deck read better still, but built so with the real deck the networks read the
+#: demo deck's red jumbo jacks as sevens, so the default stays. ``drawn`` (``--drawn-flat-threes``):
 #: the faces without that glyph get a flat 3 drawn (:func:`_flat_topped`) rather than keeping their own.
 FLAT_THREES = {"share": 0.3, "drawn": False}
 #: Height of a drawn flat-topped 3's head (bar and diagonal), as a share of the glyph's height: the
@@ -729,7 +731,7 @@ def _paste(
 #: frame a few pixels right of the index and level with its top, where a frame line beside a "K" looks
 #: like the "1" of a 10; the drawn decks always framed the picture well clear of the index (below it,
 #: at a fifth of the card across), and the networks read the serif kings of a deck kept out of training
-#: as tens.
+#: as tens. Not the default: see FLAT_THREES.
 COURT_FRAMES = {"beside": False}
 
 

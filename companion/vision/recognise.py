@@ -86,6 +86,15 @@ COARSE_FROM: Final = 100
 #: at about one size. Not for still photos: on the real deals (indices 20-30 pixels) the second look
 #: still read 3 more of 212 indices, which a camera gets from the next frames instead.
 COARSE_UNLESS_UNDER: Final = 30.0
+#: A still photo whose working image is at most FINE_UNDER pixels on its longer side (a webcam's
+#: 1280x720 or 640x480) is read a third time, enlarged by FINE. Why: a webcam high over a card sees it
+#: 70-110 pixels wide, its index glyphs under ten pixels tall, and a soft lens on a dark cloth runs the
+#: glyph into the card's dark edge, so no glyph-sized blob is left to pair; enlarged, the same
+#: softness spans whole pixels and the glyph stands clear (see benchmarks/bench_webcam.py). Not for
+#: filmed frames, where it would cost twice a frame's time; a camera over a table is set up to see
+#: its cards larger.
+FINE: Final = 2.0
+FINE_UNDER: Final = 1280
 #: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`_counted`).
 PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
@@ -134,7 +143,8 @@ class Recogniser:
     speed counts for more than the last index read in any one frame (see COARSE_UNLESS_UNDER). A still
     photo (``crib detect``) is read as thoroughly as can be. ``pips``: a number card whose two
     opposite corners are read has its pips counted, and a plain count overrules its index (see
-    :mod:`pips`); off only to measure what the count adds.
+    :mod:`pips`); off only to measure what the count adds. ``enlarge``: a small still photo is read
+    enlarged as well (see FINE_UNDER); off only to measure what that adds.
     """
 
     def __init__(
@@ -145,6 +155,7 @@ class Recogniser:
         backs: bool = True,
         filmed: bool = False,
         pips: bool = True,
+        enlarge: bool = True,
     ) -> None:
         folder = model or DEFAULT_MODEL
         for name in (FINDER_FILE, NAMER_FILE):
@@ -158,6 +169,7 @@ class Recogniser:
         self.backs = backs
         self.filmed = filmed
         self.pips = pips
+        self.enlarge = enlarge
         #: Filmed frames: the pip counts of the last frame, by the two corners' names and places.
         self._counts: dict[_Still, int | None] = {}
 
@@ -225,7 +237,8 @@ class Recogniser:
 
         The image is also read at COARSE of the working scale, so that big index prints (a close-up
         photo, a card right under the camera) are seen as well as small ones, unless every index named
-        is small (see COARSE_UNLESS_UNDER); the two sets of readings are merged.
+        is small (see COARSE_UNLESS_UNDER); a small still photo is read enlarged by FINE too (see
+        FINE_UNDER); the readings of all scales are merged.
         """
         image, scale = self._work_image(frame)
         readings = self._read(image, scale)
@@ -236,6 +249,11 @@ class Recogniser:
                 cv2.resize(image, None, fx=COARSE, fy=COARSE, interpolation=cv2.INTER_AREA), np.uint8
             )
             readings += self._read(coarse, scale * COARSE, outlines=False)
+        if self.enlarge and not self.filmed and max(image.shape[:2]) <= FINE_UNDER:
+            fine = np.asarray(
+                cv2.resize(image, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_CUBIC), np.uint8
+            )
+            readings += self._read(fine, scale * FINE, outlines=False)
         return image, scale, self._suppress(readings)
 
     @staticmethod
