@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -50,6 +50,7 @@ class Camera:
     gains: tuple[float, float, float]  # white balance, per channel (B, G, R)
     light: float  # exposure: 1 is as photographed
     glare: bool  # a lamp's bright spot on the card
+    tilt: tuple[int, float] = (0, 0.0)  # the edge of the frame farthest away (0-3), and how much shorter
 
     def troubles(self) -> list[str]:
         """The named troubles this frame has, to tally misses by."""
@@ -70,15 +71,22 @@ class Camera:
             out.append("dim")
         if self.glare:
             out.append("glare")
+        if self.tilt[1] > 0.1:
+            out.append("tilted")
+        if self.card_width > 250:
+            out.append("near")
         return out or ["clean"]
 
 
-def draw_camera(rng: np.random.Generator) -> Camera:
+def draw_camera(rng: np.random.Generator, near: bool = False, tilt: bool = False) -> Camera:
+    """One webcam's frame, drawn from ``rng``. ``near``: the webcam 20-40 cm over the card; ``tilt``:
+    looking down at a slant rather than straight down. Either draws after all else, so that the frames
+    drawn without them stay as they were."""
     small = rng.random() < 0.35
     size = (640, 480) if small else (1280, 720)
     # A 1280x720 webcam 40-100 cm up sees a card 70-190 pixels wide; a 640x480 one about 60-110.
     width = float(rng.uniform(70, 110) if small else rng.uniform(85, 190))
-    return Camera(
+    camera = Camera(
         size=size,
         card_width=width,
         table=str(rng.choice(["light wood", "dark wood", "baize", "grey cloth"])),
@@ -89,6 +97,15 @@ def draw_camera(rng: np.random.Generator) -> Camera:
         light=float(rng.uniform(0.55, 1.15)),
         glare=bool(rng.random() < 0.25),
     )
+    if near:
+        # 20-40 cm up: the card a third to two thirds of the frame's height long.
+        short = min(size)
+        camera = replace(camera, card_width=float(rng.uniform(0.25, 0.48) * short))
+    if tilt:
+        # Up to about 17 degrees off straight down through a 40-degree lens: the far edge of the frame
+        # up to a fifth shorter than the near one.
+        camera = replace(camera, tilt=(int(rng.integers(0, 4)), float(rng.uniform(0.0, 0.2))))
+    return camera
 
 
 def table_top(camera: Camera, seed: int) -> Frame:
@@ -106,6 +123,8 @@ def film(frame: Frame, camera: Camera, centre: tuple[float, float], seed: int) -
     """The frame as this webcam gives it: light, glare, rim, colour, softness, noise, then JPEG."""
     rng = np.random.default_rng(seed)
     h, w = frame.shape[:2]
+    if camera.tilt[1] > 0:
+        frame = tilted(frame, *camera.tilt)
     img = frame.astype(np.float32) / 255.0
     img = img ** (1.0 / max(camera.light, 0.1)) * camera.light  # dim light darkens the mid-tones most
     if camera.glare:
@@ -113,7 +132,7 @@ def film(frame: Frame, camera: Camera, centre: tuple[float, float], seed: int) -
         x = int(centre[0] + rng.uniform(-0.3, 0.3) * camera.card_width)
         y = int(centre[1] + rng.uniform(-0.4, 0.4) * camera.card_width)
         cv2.circle(spot, (x, y), max(4, int(camera.card_width * 0.25)), 1.0, -1)
-        spot = cv2.GaussianBlur(spot, (0, 0), camera.card_width * 0.15)
+        spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), camera.card_width * 0.15), np.float32)
         img = img + spot[..., None] * 0.6
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     rim = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
@@ -127,6 +146,24 @@ def film(frame: Frame, camera: Camera, centre: tuple[float, float], seed: int) -
     if not ok:
         raise RuntimeError("bench_webcam: OpenCV could not encode a JPEG")
     out: Frame = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
+    return out
+
+
+def tilted(frame: Frame, far: int, shorter: float) -> Frame:
+    """The table as a camera looking down at a slant sees it: the frame's edge ``far`` (0 top, 1 right,
+    2 bottom, 3 left) ``shorter`` of its length shorter than the near edge, the gaps beside it filling
+    the frame (the table's wood mirrored where the picture had none)."""
+    h, w = frame.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src.copy()
+    first, second = far, (far + 1) % 4  # the two corners of that edge
+    pull = (dst[second] - dst[first]) * shorter / 2
+    dst[first] += pull
+    dst[second] -= pull
+    m = cv2.getPerspectiveTransform(src, dst)
+    out: Frame = np.asarray(
+        cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), np.uint8
+    )
     return out
 
 
@@ -153,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="small photos not read enlarged as well, to measure what that adds",
     )
+    parser.add_argument("--near", action="store_true", help="the webcam 20-40 cm over the card, not 40-100")
+    parser.add_argument(
+        "--tilt", action="store_true", help="the webcam looking down at a slant (up to ~17 degrees)"
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
@@ -168,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             for k, (name, picture) in enumerate(pictures.items()):
                 seed = (run * 1000 + k) * 2 + (deck == "demo")
                 rng = np.random.default_rng(seed)
-                camera = draw_camera(rng)
+                camera = draw_camera(rng, args.near, args.tilt)
                 w, h = camera.size
                 centre = (w / 2 + rng.uniform(-0.2, 0.2) * w, h / 2 + rng.uniform(-0.15, 0.15) * h)
                 place = Placement(centre[0], centre[1], float(rng.uniform(0, 360)), camera.card_width)
@@ -203,10 +244,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     total = sum(tally[k]["frames"] for k in tally if k.startswith("deck"))
     right = sum(tally[k]["right"] for k in tally if k.startswith("deck"))
-    wrong = sum(tally[k]["wrong"] for k in tally if k.startswith("deck"))
+    misread = sum(tally[k]["wrong"] for k in tally if k.startswith("deck"))
     print(
         f"single cards under a webcam: {right}/{total} = {right / total:.3f} named right, "
-        f"{wrong} frames with a wrong name; small photos {'not ' if args.no_enlarge else ''}read enlarged; "
+        f"{misread} frames with a wrong name; small photos {'not ' if args.no_enlarge else ''}read enlarged; "
         f"median {statistics.median(times):.0f} ms a frame "
         f"({platform.machine()}, one OpenCV thread)"
     )

@@ -511,6 +511,8 @@ class DeckStyle:
     flat_three: bool = False
     """Whether the deck's 3 has a flat top, a bar and a diagonal over its bowl (drawn as the letter ezh,
     "Ʒ", in typefaces that have it)."""
+    barred_jack: bool = False
+    """Whether the deck's J has a bar across the top of its stem (see :func:`_barred`)."""
 
 
 _HERSHEY_SHARE = 0.3
@@ -526,6 +528,12 @@ _JOINED_SHARE = 0.15
 #: demo deck's red jumbo jacks as sevens, so the default stays. ``drawn`` (``--drawn-flat-threes``):
 #: the faces without that glyph get a flat 3 drawn (:func:`_flat_topped`) rather than keeping their own.
 FLAT_THREES = {"share": 0.3, "drawn": False}
+#: Share of typeface decks whose J has a bar across the top of its stem (``--barred-jacks``). Why: many
+#: decks print their J so (the demo deck's jumbo index does, in red over its suit), and a bar over a
+#: stem is a 7's top: with more flat-topped threes learnt (``FLAT_THREES`` at 0.6), networks built
+#: without such jacks read the demo deck's red jacks as sevens. Few typefaces draw the bar across the
+#: whole top of the stem; their serifs reach out on one side.
+BARRED_JACKS = {"share": 0.0}
 #: Height of a drawn flat-topped 3's head (bar and diagonal), as a share of the glyph's height: the
 #: face's own 3 is kept below it. Typefaces' upper bowls end at 0.4-0.5 of the height.
 _FLAT_HEAD = 0.44
@@ -564,6 +572,7 @@ def random_style(
     )
     # Decided from a number already drawn, so that every other deck stays as it was drawn before.
     style.flat_three = bool(face) and (style.bend_seed >> 8) % 1000 < FLAT_THREES["share"] * 1000
+    style.barred_jack = bool(face) and (style.bend_seed >> 18) % 1000 < BARRED_JACKS["share"] * 1000
     return style
 
 
@@ -647,6 +656,8 @@ def _face_glyph(text: str, style: DeckStyle) -> U8:
             text = _FLAT_THREE
         elif FLAT_THREES["drawn"]:
             return _face_glyph_shaped(_flat_topped(_face_glyph_drawn("3", font, style)), style)
+    if text == "J" and style.barred_jack:
+        return _face_glyph_shaped(_barred(_face_glyph_drawn("J", font, style)), style)
     return _face_glyph_shaped(_face_glyph_drawn(text, font, style), style)
 
 
@@ -715,6 +726,28 @@ def _flat_topped(canvas: U8) -> U8:
     flat: U8 = np.zeros_like(out)
     flat[top : bottom + 1, left : right + 1] = out[top : bottom + 1, left : right + 1]
     return flat
+
+
+def _barred(canvas: U8) -> U8:
+    """A typeface's J with a bar across the top of its stem, reaching past it on both sides, as thick as
+    about two thirds of the glyph's stroke (the shape of a jumbo index's J; see ``BARRED_JACKS``).
+
+    The stem is what ink the glyph's top tenth holds: a J with serifs of its own gets its bar over them.
+    """
+    ink = canvas > 100
+    ys = np.nonzero(ink)[0]
+    top, bottom = int(ys.min()), int(ys.max())
+    height = bottom - top + 1
+    dist = cv2.distanceTransform(ink.astype(np.uint8), cv2.DIST_L2, 3)
+    stroke = max(2, round(2 * float(np.percentile(dist[ink], 95))))
+    head = np.nonzero(ink[top : top + max(1, height // 10)].any(axis=0))[0]
+    left, right = int(head.min()), int(head.max())
+    thick = max(2, round(0.65 * stroke))
+    out = canvas.copy()
+    cv2.rectangle(
+        out, (left - round(0.9 * stroke), top), (right + round(0.9 * stroke), top + thick - 1), 255, -1
+    )
+    return out
 
 
 def _paste(
@@ -1265,6 +1298,12 @@ def main(argv: list[str] | None = None) -> int:
         help="typeface decks chosen for a flat-topped 3 whose face has none get one drawn",
     )
     parser.add_argument(
+        "--barred-jacks",
+        type=float,
+        default=BARRED_JACKS["share"],
+        help="share of typeface decks printing a bar across the top of the J's stem",
+    )
+    parser.add_argument(
         "--court-frames-beside",
         action=argparse.BooleanOptionalAction,
         default=COURT_FRAMES["beside"],
@@ -1290,6 +1329,7 @@ def main(argv: list[str] | None = None) -> int:
     FLAT_THREES["share"] = args.flat_threes
     FLAT_THREES["drawn"] = args.drawn_flat_threes
     COURT_FRAMES["beside"] = args.court_frames_beside
+    BARRED_JACKS["share"] = args.barred_jacks
     typeface_files()  # all there, or say which packages to install before any work starts
     parts = []
     kinds = (

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from companion.vision.types import Frame
 
-__all__ = ["DIAGONAL", "Corner", "count_pips"]
+__all__ = ["DIAGONAL", "Corner", "count_pips", "shows_picture"]
 
 Point = tuple[float, float]
 Corner = tuple[Point, Point]
@@ -64,6 +64,12 @@ GLYPH_REACH: Final = 0.6
 CORNER: Final = (0.2, 0.22)
 #: The window looked in, as a share of the distance between the index corners: a whole card fits.
 WINDOW: Final = 1.5
+#: A card shows a picture when one mark in its middle covers more than this share of it. Measured on
+#: the real deck and the demo deck alone on the table, 110-220 pixels wide: a number card's largest
+#: mark covers at most 0.054 (the demo deck's nines, pips run together), a court's picture 0.078-0.36
+#: but for the demo deck's king of hearts (0.044: its picture breaks into small pieces, and is missed),
+#: an ace's pip 0.002-0.08.
+PICTURE: Final = 0.065
 #: How far a pip turned half round about the card's middle may land from the pip opposite it, and an
 #: odd pip (a seven's) from the card's middle line, as a share of the distance between the
 #: index corners.
@@ -77,26 +83,92 @@ def count_pips(image: Frame, first: Corner, second: Corner) -> int | None:
     ``first`` and ``second`` must be the two corners of one card, each printed turned half round from
     the other: the card's middle is the midpoint of their middles.
     """
+    window = _window(image, first, second)
+    if window is None:
+        return None
+    card, glyphs, reach = window
+    found = _marks(card, glyphs, reach)
+    if found is None:
+        return None
+    marks, (centre, along) = found
+    return _plain(marks, centre, along)
+
+
+def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
+    """Whether the card whose opposite index corners are ``first`` and ``second`` shows a picture in
+    its middle, as a court card does: one mark there covering more than PICTURE of it (its four
+    corners, where indices are printed, left out). False where no card of a card's shape lies whole.
+
+    Why: two corners of one card read as a court and as a number (a jumbo "J" read as a 7, a serif "K"
+    as a 10) are told apart by the card's middle, and where the pips cannot be counted (a court's
+    picture gives no count) the picture itself says which.
+    """
+    window = _window(image, first, second)
+    if window is None:
+        return False
+    card, glyphs, _ = window
+    hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
+    size = card.shape[0]
+    quarter = size // 4
+    paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
+    if paper < 60:
+        return False
+    found = _face(hsv, paper)
+    if found is None:
+        return False
+    face, centre, across, along = found
+    # The card found must be the one both corners were read on: each index on it, in a corner of it,
+    # the two in opposite corners (a card in a row lies between one card's bottom corner and the
+    # next's top).
+    ends = []
+    for (gx, gy), (sx, sy) in (glyphs[:2], glyphs[2:]):
+        point = np.array([(gx + sx) / 2, (gy + sy) / 2])
+        if max(abs(float((point - centre) @ axis)) for axis in (across, along)) > 0.5:
+            return False
+        ends.append(_corner((float(point[0]), float(point[1])), centre, across, along))
+    first_end, second_end = ends
+    if (
+        first_end is None
+        or second_end is None
+        or any(p == q for p, q in zip(first_end, second_end, strict=True))
+    ):
+        return False
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
+    u = (xx - centre[0]) * across[0] + (yy - centre[1]) * across[1]
+    v = (xx - centre[0]) * along[0] + (yy - centre[1]) * along[1]
+    middle = face & ~((np.abs(u) > 0.5 - CORNER[0]) & (np.abs(v) > 0.5 - CORNER[1]))
+    ink = (_ink(hsv, paper) & middle).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
+    return largest > PICTURE * int(middle.sum())
+
+
+def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Point], float] | None:
+    """A square window on the card's middle, scaled so its two index corners are DIAGONAL apart and
+    wide enough to hold the whole card however it is turned (a card's diagonal is about 1.2-1.4 of
+    its index corners' distance); the index glyphs' middles in it; how far about each a mark is part of
+    the glyph. None unless the corners are placed as two corners of one card."""
     (r1, s1), (r2, s2) = (np.array(first, np.float64), np.array(second, np.float64))
     c1, c2 = (r1 + s1) / 2, (r2 + s2) / 2
     diagonal = float(np.hypot(*(c2 - c1)))
     length = (float(np.hypot(*(s1 - r1))) + float(np.hypot(*(s2 - r2)))) / 2
     if diagonal < 4 * length:
-        return None  # not placed as two corners of one card
-    # A square window on the card's middle, scaled so the corners are DIAGONAL apart, wide enough to
-    # hold the whole card however it is turned (a card's diagonal is about 1.2-1.4 of its index
-    # corners' distance).
+        return None
     scale = DIAGONAL / diagonal
     half = round(WINDOW * DIAGONAL / 2)
     middle = (c1 + c2) / 2
     warp = np.array([[scale, 0, half - scale * middle[0]], [0, scale, half - scale * middle[1]]], np.float32)
     card = np.asarray(cv2.warpAffine(image, warp, (2 * half, 2 * half), flags=cv2.INTER_LINEAR), np.uint8)
     glyphs = [(float(x), float(y)) for x, y in (scale * (p - middle) + half for p in (r1, s1, r2, s2))]
-    found = _marks(card, glyphs, GLYPH_REACH * length * scale)
-    if found is None:
-        return None
-    marks, (centre, along) = found
-    return _plain(marks, centre, along)
+    return card, glyphs, GLYPH_REACH * length * scale
+
+
+def _ink(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
+    """What is printed on card white ``paper`` bright: dark, or coloured (red pips), thin lines taken
+    away (a frame round the pips, as the demo deck prints, would otherwise join the pips it touches)."""
+    value = hsv[..., 2].astype(np.float32)
+    ink = ((value < 0.6 * paper) | ((hsv[..., 1] > 90) & (value < 0.97 * paper + 8))).astype(np.uint8)
+    return np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) > 0
 
 
 def _marks(
@@ -112,9 +184,8 @@ def _marks(
     """
     size = card.shape[0]
     hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
-    value = hsv[..., 2].astype(np.float32)
     quarter = size // 4
-    paper = float(np.percentile(value[quarter : size - quarter, quarter : size - quarter], 90))
+    paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
     if paper < 60:
         return None  # no card white to see marks against
     found = _face(hsv, paper)
@@ -122,10 +193,7 @@ def _marks(
         return None
     face, centre, across, along = found
     read = {_corner(glyph, centre, across, along) for glyph in glyphs} - {None}
-    ink = ((value < 0.6 * paper) | ((hsv[..., 1] > 90) & (value < 0.97 * paper + 8))).astype(np.uint8)
-    # Thin lines taken away first: a pip touching a frame line round the pips (as the demo deck
-    # prints) would otherwise be one mark with it, and that mark no pip.
-    ink = np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    ink = _ink(hsv, paper).astype(np.uint8)
     n, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     marks: list[tuple[float, float, float]] = []
     for k in range(1, n):

@@ -98,6 +98,7 @@ FINE_UNDER: Final = 1280
 #: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`_counted`).
 PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
+COURT_RANKS: Final = ("J", "Q", "K")
 #: The confidence of a card named by its pips over its index's reading.
 PIP_CONFIDENCE: Final = 0.9
 
@@ -356,7 +357,11 @@ class Recogniser:
         cards = [(group, *_agree(group)) for group in groups]
         if self.pips:
             fresh: dict[_Still, int | None] = {}
-            cards = _counted(cards, lambda a, b: self._count(image, scale, a, b, fresh))
+            cards = _counted(
+                cards,
+                lambda a, b: self._count(image, scale, a, b, fresh),
+                lambda a, b: pips.shows_picture(image, _corner(a, scale), _corner(b, scale)),
+            )
             self._counts = fresh
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
@@ -382,15 +387,22 @@ class Recogniser:
 _Card = tuple[list[_Reading], str, float]
 
 
-def _counted(cards: list[_Card], count_pips: Callable[[_Reading, _Reading], int | None]) -> list[_Card]:
-    """``cards`` (the indices read of each, its name and confidence) with the pips counted of every
-    number card whose two opposite corners are read, where the count is plain (``count_pips`` of the
-    two corners: see :func:`pips.count_pips`).
+def _counted(
+    cards: list[_Card],
+    count_pips: Callable[[_Reading, _Reading], int | None],
+    pictured: Callable[[_Reading, _Reading], bool],
+) -> list[_Card]:
+    """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
+    number card whose two opposite corners are read: its pips counted where the count is plain
+    (``count_pips`` of the two corners: see :func:`pips.count_pips`), else, where one corner reads a
+    court, whether it shows a picture (``pictured``: see :func:`pips.shows_picture`).
 
     A count that differs from the rank read names the card instead, in the suit each index read: the
     suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
-    part a new typeface changes. Corners are paired by where they lie, not by what they say, so a card
-    whose two corners read two ranks (a 3 and a 5) becomes one card.
+    part a new typeface changes. A picture names it by the corner that reads a court. Corners are
+    paired by where they lie, not by what they say, so a card whose two corners read two ranks (a 3 and
+    a 5, a J and a 7) becomes one card. A picture is looked for only where a corner reads a court: the
+    pips of a small number card run together into marks as large as some pictures' pieces.
     """
     out = list(cards)
     k = 0
@@ -401,13 +413,17 @@ def _counted(cards: list[_Card], count_pips: Callable[[_Reading, _Reading], int 
             k += 1
             continue
         (a, b), j = partner
+        pair = (out[k], out[j]) if j != k else (out[k],)
+        court = next((card for card in pair if card[1][:-1] in COURT_RANKS), None)
         count = count_pips(a, b)
-        if count is None:
+        if count is None and (court is None or not pictured(a, b)):
             k += 1
             continue
         merged: dict[str, _Card] = {}
-        for group, label, conf in (out[k], out[j]) if j != k else (out[k],):
-            if PIP_RANKS[label[:-1]] != count:
+        for group, label, conf in pair:
+            if count is None and court is not None:
+                label, conf = court[1], court[2]
+            elif count is not None and PIP_RANKS.get(label[:-1]) != count:
                 label, conf = f"{PIP_NAMES[count]}{label[-1]}", PIP_CONFIDENCE
             before = merged.get(label)
             merged[label] = (
@@ -424,10 +440,10 @@ def _opposite_corner(k: int, cards: Sequence[_Card]) -> tuple[tuple[_Reading, _R
     """Two readings at opposite corners of one card, the first of card ``k``'s, and which of ``cards``
     holds the second, or None.
 
-    The card's own two corners first. Failing those, a lone corner of another number card of
-    the same suit, itself with no opposite corner of its own name: one card whose corners read two
-    ranks. (Any corner lying opposite would not do: the bottom corner of one card in a row and the
-    top corner of the next lie so too.)
+    The card's own two corners first. Failing those, a lone corner of another number card or of a
+    court card of the same suit, itself with no opposite corner of its own name: one card whose corners
+    read two ranks. (Any corner lying opposite would not do: the bottom corner of one card in a row and
+    the top corner of the next lie so too.)
     """
     group = cards[k][0]
     own = [(a, b) for a in group for b in group if b is not a and _opposite(a, b)]
@@ -437,7 +453,9 @@ def _opposite_corner(k: int, cards: Sequence[_Card]) -> tuple[tuple[_Reading, _R
         return None
     a = group[0]
     for n, (other, label, _) in enumerate(cards):
-        if n == k or len(other) != 1 or label[:-1] not in PIP_RANKS or label[-1] != a.label[-1]:
+        if n == k or len(other) != 1 or label[-1] != a.label[-1]:
+            continue
+        if label[:-1] not in PIP_RANKS and label[:-1] not in COURT_RANKS:
             continue
         if _opposite(a, other[0]):
             return (a, other[0]), n

@@ -102,6 +102,45 @@ def test_about_the_chosen_share_of_typeface_decks_have_a_flat_three(
     assert not any(s.flat_three for s in styles if not s.face)  # Hershey decks have no such glyph
 
 
+@pytest.mark.parametrize("face", [_WITH_EZH, _WITHOUT_EZH])
+def test_a_barred_jack_deck_prints_a_bar_across_the_top_of_its_stem_reaching_past_it(face: Path) -> None:
+    plain = _style(face, False)
+    barred, own = _glyph("J", dataclasses.replace(plain, barred_jack=True)), _glyph("J", plain)
+    # Below the bar the face's own J is kept (found where it lies: a bar reaching left of the glyph
+    # moves the rest right), but for the anti-aliased rim.
+    assert barred.shape[0] == own.shape[0]
+    low = slice(own.shape[0] // 4, None)
+    shifts = range(barred.shape[1] - own.shape[1] + 1)
+    shift = min(shifts, key=lambda k: int((barred[low, k : k + own.shape[1]] != own[low]).sum()))
+    assert (barred[low, shift : shift + own.shape[1]] != own[low]).mean() < 0.02
+    # Its top row: a bar reaching past the face's own top on both sides.
+    bar, top = np.flatnonzero(barred[1]), np.flatnonzero(own[1]) + shift
+    assert bar.min() < top.min() and bar.max() > top.max()
+
+
+def test_barred_jacks_leave_every_other_rank_alone() -> None:
+    plain = _style(_WITHOUT_EZH, False)
+    barred = dataclasses.replace(plain, barred_jack=True)
+    for rank in ("A", "3", "7", "10", "Q", "K"):
+        assert np.array_equal(_glyph(rank, barred), _glyph(rank, plain))
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3])
+def test_about_the_chosen_share_of_typeface_decks_have_a_barred_jack(
+    share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(build.BARRED_JACKS, "share", share)
+    rng = np.random.default_rng(13)
+    styles = [build.random_style(rng, [_WITH_EZH]) for _ in range(2000)]
+    typeface = [s for s in styles if s.face]
+    assert abs(sum(s.barred_jack for s in typeface) / len(typeface) - share) < 0.05
+    assert not any(s.barred_jack for s in styles if not s.face)
+    # Chosen apart from the flat threes: about the share of flat-three decks have a barred J as well.
+    if share:
+        flat = [s for s in typeface if s.flat_three]
+        assert abs(sum(s.barred_jack for s in flat) / len(flat) - share) < 0.1
+
+
 def _drawn(label: str, beside: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[build.CardArt, float]:
     """A card of one drawn deck, and the next number its scene's generator gives after drawing it."""
     if not _WITH_EZH.is_file():

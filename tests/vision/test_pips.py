@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.app.deck import load_deck
-from companion.vision.pips import count_pips
+from companion.vision.pips import count_pips, shows_picture
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
 
@@ -125,6 +125,42 @@ def test_a_court_picture_gives_no_count(name: str) -> None:
     assert _count(crop(name), _real_indices(name), Placement(640, 360, 20, 170)) is None
 
 
+@pytest.mark.parametrize("width", [110, 170, 230])
+def test_a_court_shows_a_picture_and_a_number_card_none(width: int) -> None:
+    """The real deck's photos, each card alone on the table at a turn of its own: every court's middle
+    shows a picture, no number card's does (a ten's ten pips are ten marks, none of them a picture)."""
+    rng = np.random.default_rng(width)
+    seen = {}
+    for rank in [*map(str, range(2, 11)), "J", "Q", "K"]:
+        for suit in "cdhs":
+            name = f"{rank}{suit}"
+            card = crop(name)
+            h, w = card.shape[:2]
+            p = Placement(640, 360, float(rng.uniform(0, 360)), width)
+            frame = compose(wood(1280, 720, seed=len(seen)), [card], [p])
+            first, second = (tuple(_placed([r, s], (w, h), p)) for r, s in _real_indices(name))
+            seen[name] = shows_picture(frame, first, second)
+    assert [n for n, pictured in seen.items() if pictured != (n[:-1] in ("J", "Q", "K"))] == []
+
+
+def test_no_picture_where_the_corners_lie_on_two_cards() -> None:
+    """In a row of cards, the bottom corner of one and the top corner of the one after next lie as one
+    card's two corners, and between them lies the middle card's picture; but that card is not the one
+    both corners were read on."""
+    names = ["7h", "Kh", "5h"]
+    places = [Placement(300 + 340 * k, 360, 0, 170) for k in range(3)]
+    frame = compose(wood(1280, 720, seed=3), [crop(n) for n in names], places)
+    h, w = crop("Kh").shape[:2]
+    bottom_of_seven = _placed(list(_real_indices("7h")[1]), (w, h), places[0])
+    top_of_five = _placed(list(_real_indices("5h")[0]), (w, h), places[2])
+    assert not shows_picture(
+        frame, (bottom_of_seven[0], bottom_of_seven[1]), (top_of_five[0], top_of_five[1])
+    )
+    # The king's own two corners, the same frame: its picture.
+    own = [_placed(list(corner), (w, h), places[1]) for corner in _real_indices("Kh")]
+    assert shows_picture(frame, (own[0][0], own[0][1]), (own[1][0], own[1][1]))
+
+
 def test_two_pips_run_together_give_no_count() -> None:
     """A blur or too small a card runs pips together: a mark of two pips' size is no pip, and the
     count is withheld rather than given one short."""
@@ -158,6 +194,25 @@ def test_a_card_whose_corners_read_two_ranks_is_one_card_named_by_its_pips(recog
     )
     assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == ["3h", "5h"]
     assert [s.label for s in recogniser.detect(frame) if s.card] == ["3h"]
+
+
+def test_a_court_whose_other_corner_reads_a_number_is_named_by_its_picture(recogniser: Recogniser) -> None:
+    """A jumbo "J" read as a 7 by one corner, as networks have done: the card's middle shows a picture,
+    so it is the jack the other corner reads, and one card."""
+    frame = compose(
+        wood(1280, 720, seed=9), [_misprinted("7h", "Jh", both=False)], [Placement(640, 360, 160, 170)]
+    )
+    assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == ["7h", "Jh"]
+    assert [s.label for s in recogniser.detect(frame) if s.card] == ["Jh"]
+
+
+def test_a_number_card_whose_other_corner_reads_a_court_is_named_by_its_pips(recogniser: Recogniser) -> None:
+    """A serif "K" the networks read for a "10", the other way about: ten pips name the card."""
+    frame = compose(
+        wood(1280, 720, seed=10), [_misprinted("Kd", "10d", both=False)], [Placement(640, 360, 300, 170)]
+    )
+    assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == ["10d", "Kd"]
+    assert [s.label for s in recogniser.detect(frame) if s.card] == ["10d"]
 
 
 def test_a_covered_card_keeps_its_index_reading(recogniser: Recogniser) -> None:
