@@ -532,7 +532,9 @@ FLAT_THREES = {"share": 0.3, "drawn": False}
 #: decks print their J so (the demo deck's jumbo index does, in red over its suit), and a bar over a
 #: stem is a 7's top: with more flat-topped threes learnt (``FLAT_THREES`` at 0.6), networks built
 #: without such jacks read the demo deck's red jacks as sevens. Few typefaces draw the bar across the
-#: whole top of the stem; their serifs reach out on one side.
+#: whole top of the stem; their serifs reach out on one side. Built at 0.3 with flat threes at 0.6 and
+#: court frames beside, the networks still missed the demo deck's jack of hearts (and once read it as
+#: a 6), so it is off by default (docs/contributing.md).
 BARRED_JACKS = {"share": 0.0}
 #: Height of a drawn flat-topped 3's head (bar and diagonal), as a share of the glyph's height: the
 #: face's own 3 is kept below it. Typefaces' upper bowls end at 0.4-0.5 of the height.
