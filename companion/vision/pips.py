@@ -107,16 +107,11 @@ def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
     if window is None:
         return False
     card, glyphs, _ = window
-    hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
+    seen = _card_white(card)
+    if seen is None:
+        return False
+    hsv, paper, (face, centre, across, along) = seen
     size = card.shape[0]
-    quarter = size // 4
-    paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
-    if paper < 60:
-        return False
-    found = _face(hsv, paper)
-    if found is None:
-        return False
-    face, centre, across, along = found
     # The card found must be the one both corners were read on: each index on it, in a corner of it,
     # the two in opposite corners (a card in a row lies between one card's bottom corner and the
     # next's top).
@@ -163,6 +158,24 @@ def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Po
     return card, glyphs, GLYPH_REACH * length * scale
 
 
+def _card_white(
+    card: Frame,
+) -> tuple[npt.NDArray[np.uint8], float, tuple[npt.NDArray[np.bool_], Vector, Vector, Vector]] | None:
+    """The window ``card`` in HSV, how bright its card white is, and the card found in it (see
+    :func:`_face`); None where there is no card white to see marks against (a dark face) or no card of
+    a card's shape."""
+    size = card.shape[0]
+    hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
+    quarter = size // 4
+    paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
+    if paper < 60:
+        return None
+    found = _face(hsv, paper)
+    if found is None:
+        return None
+    return hsv, paper, found
+
+
 def _ink(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
     """What is printed on card white ``paper`` bright: dark, or coloured (red pips), thin lines taken
     away (a frame round the pips, as the demo deck prints, would otherwise join the pips it touches)."""
@@ -183,15 +196,10 @@ def _marks(
     by a pip and its opposite, which turned half round still looks like pips.
     """
     size = card.shape[0]
-    hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
-    quarter = size // 4
-    paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
-    if paper < 60:
-        return None  # no card white to see marks against
-    found = _face(hsv, paper)
-    if found is None:
+    seen = _card_white(card)
+    if seen is None:
         return None
-    face, centre, across, along = found
+    hsv, paper, (face, centre, across, along) = seen
     read = {_corner(glyph, centre, across, along) for glyph in glyphs} - {None}
     ink = _ink(hsv, paper).astype(np.uint8)
     n, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)

@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 import cv2
 import numpy as np
@@ -104,10 +104,11 @@ PIP_CONFIDENCE: Final = 0.9
 
 
 #: A filmed card counted is taken to lie still while its corners' places, in frame pixels divided by
-#: this, stay the same (see :meth:`Recogniser._count`).
+#: this, stay the same (see :meth:`Recogniser._kept`).
 STILL: Final = 4
 #: Two corners read: their names, and their places in frame pixels divided by STILL.
 _Still = tuple[str, str, int, int, int, int]
+_Look = TypeVar("_Look")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +172,10 @@ class Recogniser:
         self.filmed = filmed
         self.pips = pips
         self.enlarge = enlarge
-        #: Filmed frames: the pip counts of the last frame, by the two corners' names and places.
+        #: Filmed frames: the pip counts and pictures of the last frame, by the two corners' names and
+        #: places (see :meth:`_kept`).
         self._counts: dict[_Still, int | None] = {}
+        self._pictures: dict[_Still, bool] = {}
 
     # ------------------------------------------------------------------------------------ readings
     def _read(self, image: Frame, scale: float, outlines: bool = True) -> list[_Reading]:
@@ -288,24 +291,26 @@ class Recogniser:
         # with the first, a card's width across (at most ~14 index heights).
         return turn > 0.9 and abs(along) < 1.2 * length and 3 * length < across < 14 * length
 
-    def _count(
-        self, image: Frame, scale: float, a: _Reading, b: _Reading, fresh: dict[_Still, int | None]
-    ) -> int | None:
-        """The pips between two opposite corners (see :func:`pips.count_pips`), counted once for as
-        long as a filmed card lies still.
+    def _kept(
+        self,
+        kept: dict[_Still, _Look],
+        fresh: dict[_Still, _Look],
+        a: _Reading,
+        b: _Reading,
+        look: Callable[[], _Look],
+    ) -> _Look:
+        """What the middle between two opposite corners shows (``look``: its pips counted, or whether
+        it shows a picture), looked at once for as long as a filmed card lies still.
 
-        Why: a camera sees a card lying on the table in frame after frame, and counting costs about a
+        Why: a camera sees a card lying on the table in frame after frame, and a look costs about a
         millisecond a card, a tenth of the frame's budget with a few number cards in sight. A card is
         taken to lie still while both its corners are read, with the same names, in the same STILL
-        pixels as in the frame before; anything else is counted again. Each count is kept in
-        ``fresh``, this frame's counts.
+        pixels as in the frame before (``kept``, the last frame's looks); anything else is looked at
+        again. Each look is kept in ``fresh``, this frame's.
         """
         ax, ay, bx, by = (round(v / STILL) for v in (*a.centre, *b.centre))
         key = (a.label, b.label, ax, ay, bx, by)
-        if self.filmed and key in self._counts:
-            fresh[key] = self._counts[key]
-        else:
-            fresh[key] = pips.count_pips(image, _corner(a, scale), _corner(b, scale))
+        fresh[key] = kept[key] if self.filmed and key in kept else look()
         return fresh[key]
 
     def _work_image(self, frame: Frame) -> tuple[Frame, float]:
@@ -356,13 +361,26 @@ class Recogniser:
             groups.append(group)
         cards = [(group, *_agree(group)) for group in groups]
         if self.pips:
-            fresh: dict[_Still, int | None] = {}
+            counts: dict[_Still, int | None] = {}
+            pictures: dict[_Still, bool] = {}
             cards = _counted(
                 cards,
-                lambda a, b: self._count(image, scale, a, b, fresh),
-                lambda a, b: pips.shows_picture(image, _corner(a, scale), _corner(b, scale)),
+                lambda a, b: self._kept(
+                    self._counts,
+                    counts,
+                    a,
+                    b,
+                    lambda: pips.count_pips(image, _corner(a, scale), _corner(b, scale)),
+                ),
+                lambda a, b: self._kept(
+                    self._pictures,
+                    pictures,
+                    a,
+                    b,
+                    lambda: pips.shows_picture(image, _corner(a, scale), _corner(b, scale)),
+                ),
             )
-            self._counts = fresh
+            self._counts, self._pictures = counts, pictures
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             sightings.append(Sighting(label, round(conf, 3), _scaled(_outline(group, pts), 1.0, size)))

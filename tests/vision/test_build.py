@@ -90,16 +90,23 @@ def test_drawn_flat_threes_leave_faces_with_their_own_and_every_other_rank_alone
         assert np.array_equal(_glyph(rank, flat), _glyph(rank, round_))
 
 
+def _styles(
+    setting: dict[str, float | bool], share: float, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[build.DeckStyle], list[build.DeckStyle]]:
+    """2000 decks' styles drawn with ``setting``'s share at ``share``: the typeface decks, the rest."""
+    monkeypatch.setitem(setting, "share", share)
+    rng = np.random.default_rng(seed)
+    styles = [build.random_style(rng, [_WITH_EZH]) for _ in range(2000)]
+    return [s for s in styles if s.face], [s for s in styles if not s.face]
+
+
 @pytest.mark.parametrize("share", [0.0, 0.3, 0.6])
 def test_about_the_chosen_share_of_typeface_decks_have_a_flat_three(
     share: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(build.FLAT_THREES, "share", share)
-    rng = np.random.default_rng(11)
-    styles = [build.random_style(rng, [_WITH_EZH]) for _ in range(2000)]
-    typeface = [s for s in styles if s.face]
+    typeface, hershey = _styles(build.FLAT_THREES, share, 11, monkeypatch)
     assert abs(sum(s.flat_three for s in typeface) / len(typeface) - share) < 0.05
-    assert not any(s.flat_three for s in styles if not s.face)  # Hershey decks have no such glyph
+    assert not any(s.flat_three for s in hershey)  # Hershey decks have no such glyph
 
 
 @pytest.mark.parametrize("face", [_WITH_EZH, _WITHOUT_EZH])
@@ -129,12 +136,9 @@ def test_barred_jacks_leave_every_other_rank_alone() -> None:
 def test_about_the_chosen_share_of_typeface_decks_have_a_barred_jack(
     share: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(build.BARRED_JACKS, "share", share)
-    rng = np.random.default_rng(13)
-    styles = [build.random_style(rng, [_WITH_EZH]) for _ in range(2000)]
-    typeface = [s for s in styles if s.face]
+    typeface, hershey = _styles(build.BARRED_JACKS, share, 13, monkeypatch)
     assert abs(sum(s.barred_jack for s in typeface) / len(typeface) - share) < 0.05
-    assert not any(s.barred_jack for s in styles if not s.face)
+    assert not any(s.barred_jack for s in hershey)
     # Chosen apart from the flat threes: about the share of flat-three decks have a barred J as well.
     if share:
         flat = [s for s in typeface if s.flat_three]

@@ -188,31 +188,26 @@ def test_a_card_lying_alone_is_named_by_its_pips_over_its_index(recogniser: Reco
     assert [s.label for s in recogniser.detect(frame) if s.card] == ["3d"]
 
 
-def test_a_card_whose_corners_read_two_ranks_is_one_card_named_by_its_pips(recogniser: Recogniser) -> None:
+@pytest.mark.parametrize(
+    ("index_of", "card", "seed", "angle"),
+    [
+        ("5h", "3h", 8, 200),  # a 3 read as a 5 by one corner: three pips name it
+        ("7h", "Jh", 9, 160),  # a jumbo "J" read as a 7, as networks have done: the picture names it
+        ("Kd", "10d", 10, 300),  # a serif "K" read for a "10", the other way about: ten pips name it
+    ],
+)
+def test_a_card_whose_corners_read_two_ranks_is_one_card_named_by_its_middle(
+    recogniser: Recogniser, index_of: str, card: str, seed: int, angle: int
+) -> None:
+    """One corner of ``card`` printed with the index of ``index_of``: read by its indices alone it is
+    two cards; its middle (a count of pips, or a court's picture) makes it one, named right."""
     frame = compose(
-        wood(1280, 720, seed=8), [_misprinted("5h", "3h", both=False)], [Placement(640, 360, 200, 170)]
+        wood(1280, 720, seed=seed),
+        [_misprinted(index_of, card, both=False)],
+        [Placement(640, 360, angle, 170)],
     )
-    assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == ["3h", "5h"]
-    assert [s.label for s in recogniser.detect(frame) if s.card] == ["3h"]
-
-
-def test_a_court_whose_other_corner_reads_a_number_is_named_by_its_picture(recogniser: Recogniser) -> None:
-    """A jumbo "J" read as a 7 by one corner, as networks have done: the card's middle shows a picture,
-    so it is the jack the other corner reads, and one card."""
-    frame = compose(
-        wood(1280, 720, seed=9), [_misprinted("7h", "Jh", both=False)], [Placement(640, 360, 160, 170)]
-    )
-    assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == ["7h", "Jh"]
-    assert [s.label for s in recogniser.detect(frame) if s.card] == ["Jh"]
-
-
-def test_a_number_card_whose_other_corner_reads_a_court_is_named_by_its_pips(recogniser: Recogniser) -> None:
-    """A serif "K" the networks read for a "10", the other way about: ten pips name the card."""
-    frame = compose(
-        wood(1280, 720, seed=10), [_misprinted("Kd", "10d", both=False)], [Placement(640, 360, 300, 170)]
-    )
-    assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == ["10d", "Kd"]
-    assert [s.label for s in recogniser.detect(frame) if s.card] == ["10d"]
+    assert sorted(s.label for s in Recogniser(pips=False).detect(frame) if s.card) == sorted([index_of, card])
+    assert [s.label for s in recogniser.detect(frame) if s.card] == [card]
 
 
 def test_a_covered_card_keeps_its_index_reading(recogniser: Recogniser) -> None:
