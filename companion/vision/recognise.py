@@ -652,19 +652,12 @@ def _backs_at(
         if area < min_area or area > 0.5 * h * w:
             continue
         points = np.asarray(cnt, np.int32)
-        found = _card_shape(points, area)
-        whole = found is not None
-        if found is None:
-            found = _card_shape_under(points, min_area)
-            if found is None:
-                continue
-        rect, fill = found
-        _, (rw, rh), _ = rect
-        box = np.asarray(cv2.boxPoints(rect), np.float32)
-        # Where an index makes it a face: on the card, or anywhere in the outline a card was cut from.
-        # Why: an outline of no card shape can be a face's picture frame run into what is left of its
+        # Where an index makes it a face: anywhere in the outline's rectangle, which is the card's when
+        # the outline is card-shaped, and when it is not, the outline a card may be cut from. Why the
+        # latter: an outline of no card shape can be a face's picture frame run into what is left of its
         # edge on a light table, and the card cut from it is then the picture alone, its indices outside.
-        reach = box if whole else np.asarray(cv2.boxPoints(cv2.minAreaRect(points)), np.float32)
+        # Looked at first, as it is cheaper than cutting a card from an outline.
+        reach = np.asarray(cv2.boxPoints(cv2.minAreaRect(points)), np.float32)
         if any(
             cv2.pointPolygonTest(reach, (float(r.centre[0] * factor), float(r.centre[1] * factor)), False)
             >= 0
@@ -672,6 +665,12 @@ def _backs_at(
             if r.not_index < 0.5
         ):
             continue  # an index on it, read or not: a face
+        found = _card_shape(points, area) or _card_shape_under(points, min_area)
+        if found is None:
+            continue
+        rect, fill = found
+        _, (rw, rh), _ = rect
+        box = np.asarray(cv2.boxPoints(rect), np.float32)
         paper, open_paper = _paper(hsv, box, min(rw, rh))
         if paper > 0.4 and open_paper > OPEN_PAPER:
             continue  # mostly open card white: a face whose index is hidden or unreadable, not a back
