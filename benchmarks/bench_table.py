@@ -36,7 +36,7 @@ from companion.app.deck import load_deck
 from companion.cards import full_deck
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
-from companion.vision.types import BACK, Frame
+from companion.vision.types import BACK, UNKNOWN, Frame
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cards" / "real-crops"
 WIDTH, HEIGHT = 6000, 4000
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_table: no folder of networks at {args.model}", file=sys.stderr)
         return 1
     recogniser = Recogniser(args.model, pips=not args.no_pips)
-    found = total = wrong = reported = backs = stray = 0
+    found = total = wrong = reported = backs = stray = unread = 0
     times: list[float] = []
     for seed in range(args.scenes):
         image, placed, down = scene(seed, args.decks)
@@ -172,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             if s.label == BACK and all(math.dist(s.center, (p.x, p.y)) > 0.6 * p.width for p in down)
         )
         stray += n_stray
+        n_unread = sum(1 for s in sightings if s.label == UNKNOWN)
+        unread += n_unread
         found += len(right)
         total += len(placed)
         wrong += len(bad)
@@ -180,13 +182,14 @@ def main(argv: list[str] | None = None) -> int:
         missed = sorted({n for n, _ in placed} - right)
         print(
             f"scene {seed:2d}: found {len(right)}/{len(placed)}, wrong {len(bad)} {bad or ''}, "
-            f"backs {n_backs - n_stray}/2 (+{n_stray} stray), missed {missed or '-'}, {times[-1]:.0f} ms",
+            f"backs {n_backs - n_stray}/2 (+{n_stray} stray), unread {n_unread}, missed {missed or '-'}, "
+            f"{times[-1]:.0f} ms",
             flush=True,
         )
     print(
         f"face-up cards found and named right: {found}/{total} = {found / total:.3f} (target 0.98); "
         f"reported cards wrong: {wrong}/{reported} = {wrong / max(reported, 1):.3f} (target 0.01 at most); "
-        f"backs {backs}/{2 * args.scenes} ({stray} stray); decks: {args.decks}; "
+        f"backs {backs}/{2 * args.scenes} ({stray} stray); {unread} reported unread; decks: {args.decks}; "
         f"pips {'not counted' if args.no_pips else 'counted'}; "
         f"median {statistics.median(times):.0f} ms per 6000x4000 photo "
         f"({platform.machine()}, one OpenCV thread)"

@@ -6,25 +6,28 @@ second opinion of the finder catches it, since both are sure). The middle of a n
 rank a second way, in any design: a three shows three pips, a five five.
 
 Where both of a card's indices are read (a card lying alone, or on top of another), they say where the
-card lies and how large it is. The card's white is found about its middle, and the marks on it are
-counted; a count that is plain (every mark of one size, laid out as pips are laid, nothing else
-printed on the card but its indices) is offered. A court card's picture, a card partly covered or run
-together with another, glare, or a card too small to part its pips gives no count, and the index's
-reading stands as it was.
+card lies and how large it is; where none is read, the card's outline does (see :func:`pips_of`), and
+the pips' colour and outline then name the suit as well. The card's white is found about its middle,
+and the marks on it are counted; a count that is plain (every mark of one size, laid out as pips are
+laid, nothing else printed on the card but its indices, no pip washed pale by glare) is offered. A
+court card's picture, a card partly covered or run together with another, or a card too small to part
+its pips gives no count, and the index's reading stands as it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.index import Candidate, suit_notches
 from companion.vision.types import Frame
 
-__all__ = ["DIAGONAL", "Corner", "count_pips", "shows_picture"]
+__all__ = ["DIAGONAL", "Corner", "Pips", "count_pips", "pips_of", "shows_picture"]
 
 Point = tuple[float, float]
 Corner = tuple[Point, Point]
@@ -62,6 +65,18 @@ GLYPH_REACH: Final = 0.6
 #: index not read (a deck printing its index in all four corners) and spoils the count. Pips stand
 #: farther in: the real deck's ten 0.27 across, the demo deck's 0.3.
 CORNER: Final = (0.2, 0.22)
+#: Corners as large as the largest indices printed (the demo deck's reaches 0.22 across and 0.3 along).
+#: Where no index was read, a card's pips are counted twice, with corners of either size, and the count
+#: stands only if the two agree. Why: a deck whose index reaches past CORNER has its index suit marks
+#: counted as pips (pip-sized, and turned half round about the middle as pips are: the demo deck's
+#: fives counted seven), while one whose outer pips stand in WIDE_CORNER loses them, again in pairs.
+WIDE_CORNER: Final = (0.25, 0.32)
+#: Card white darker than this share of its brightness, and away from anything printed, is a pale
+#: mark (see :func:`_washed_out`); one of PALE_MARK pixels or more (in the window: a ten's pip is about
+#: 80) spoils the count. At 0.8 the real deck's photos lost a third of their counts to their own
+#: shading; at 0.7 none, and a glare's grey pip (0.6-0.67 of the card white) is still seen.
+FAINT: Final = 0.7
+PALE_MARK: Final = 25
 #: The window looked in, as a share of the distance between the index corners: a whole card fits.
 WINDOW: Final = 1.5
 #: A card shows a picture when one mark in its middle covers more than this share of it. Measured on
@@ -70,6 +85,14 @@ WINDOW: Final = 1.5
 #: but for the demo deck's king of hearts (0.044: its picture breaks into small pieces, and is missed),
 #: an ace's pip 0.002-0.08.
 PICTURE: Final = 0.065
+#: The distance between a card's two index middles, as a share of the card's width: the window on a
+#: card found by its outline is scaled as one found by its indices (the real deck 1.2, the demo deck 1.25).
+INDEX_DIAGONAL: Final = 1.24
+#: Ink whose saturation is over this is coloured (a red suit's).
+RED_INK: Final = 90
+#: A pip is cut out for its outline as an index's suit mark is, the rank-to-suit distance this many
+#: times the square root of the pip's area (a suit mark is about 0.6 of that distance tall).
+PIP_TO_LENGTH: Final = 2.2
 #: How far a pip turned half round about the card's middle may land from the pip opposite it, and an
 #: odd pip (a seven's) from the card's middle line, as a share of the distance between the
 #: index corners.
@@ -138,6 +161,92 @@ def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
     return largest > PICTURE * int(middle.sum())
 
 
+@dataclass(frozen=True, slots=True)
+class Pips:
+    """What the middle of a card whose index was not read says of it (see :func:`pips_of`)."""
+
+    count: int
+    red: bool
+    notch: float
+    """The median depth of the pips' deepest notches (see :func:`companion.vision.index.suit_notches`),
+    NaN where no pip's outline could be measured."""
+    centre: float
+    """How far down a pip its ink's centre lies, as a share of its height (median of the pips; NaN
+    where none was measured)."""
+
+
+def pips_of(image: Frame, outline: Sequence[Point]) -> Pips | None:
+    """The pips of the face-up card whose outline (four corners, image pixels) is ``outline``, when
+    their count is plain, with their colour and shape; None otherwise.
+
+    Why: an index can be unreadable where the card's middle is not. A webcam high over the table sees
+    a card 70-90 pixels wide, its rank glyph a few soft pixels, while its pips, three times the size,
+    still stand apart; a lamp's glare can wash out one corner. The count names the rank, and the pips'
+    colour and outline (a heart's cleft and a club's lobes against a diamond's and a spade's plain
+    sides) the suit. Whatever lies in the card's four corners is taken for its indices.
+    """
+    (cx, cy), size, _ = cv2.minAreaRect(np.asarray(outline, np.float32))
+    if min(size) < 1:
+        return None
+    scale = DIAGONAL / (INDEX_DIAGONAL * min(size))
+    half = round(WINDOW * DIAGONAL / 2)
+    warp = np.array([[scale, 0, half - scale * cx], [0, scale, half - scale * cy]], np.float32)
+    card = np.asarray(cv2.warpAffine(image, warp, (2 * half, 2 * half), flags=cv2.INTER_CUBIC), np.uint8)
+    counts = []
+    for corners in (CORNER, WIDE_CORNER):
+        found = _marks(card, None, 0.0, corners)
+        if found is None:
+            return None
+        marks, (middle, along) = found
+        counts.append(_plain(marks, middle, along))
+    count = counts[0]
+    if count is None or counts[1] != count:
+        return None  # the count depends on where the indices are taken to end: not plain
+    return _suit_shape(card, count, marks, middle, along)
+
+
+def _suit_shape(
+    card: Frame, count: int, marks: Sequence[tuple[float, float, float]], middle: Point, along: Vector
+) -> Pips | None:
+    """The colour and shape of the pips ``marks`` (area, x, y) of the card in the window ``card``,
+    whose middle and long axis are ``middle`` and ``along`` (a unit vector)."""
+    seen = _card_white(card)
+    if seen is None:
+        return None
+    hsv, paper, _ = seen
+    ink = _ink(hsv, paper).astype(np.uint8)
+    _, labels = cv2.connectedComponents(ink, connectivity=8)
+    coloured = hsv[..., 1] > RED_INK
+    red: list[bool] = []
+    heights: list[float] = []
+    pips: list[Candidate] = []
+    for area, x, y in marks:
+        k = labels[round(y), round(x)]
+        if k:
+            red.append(bool(coloured[labels == k].mean() > 0.5))
+        # A pip stands with its top towards the nearer short edge of the card, as the index's suit mark
+        # stands under its rank: cut out upright as one, with the rank's place left blank.
+        off = float((np.array([x, y]) - np.array(middle)) @ along)
+        if abs(off) < SYMMETRY * DIAGONAL:
+            continue  # on the middle line: either way up
+        up = along * np.sign(off)
+        if k:
+            ys, xs = np.nonzero(labels == k)
+            depth = -(np.stack([xs, ys], axis=1).astype(np.float64) @ up)
+            tall = float(depth.max() - depth.min())
+            if tall >= 4:
+                heights.append(float(depth.mean() - depth.min()) / tall)
+        length = PIP_TO_LENGTH * float(np.sqrt(area))
+        rank = (x + up[0] * length, y + up[1] * length)
+        pips.append(Candidate(rank, (x, y), length))
+    gray = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), np.uint8)
+    notches = suit_notches(gray, pips) if pips else np.zeros(0, np.float32)
+    measured = notches[~np.isnan(notches)]
+    notch = float(np.median(measured)) if measured.size else float("nan")
+    height = float(np.median(heights)) if heights else float("nan")
+    return Pips(count, sum(red) > len(red) / 2, notch, height)
+
+
 def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Point], float] | None:
     """A square window on the card's middle, scaled so its two index corners are DIAGONAL apart and
     wide enough to hold the whole card however it is turned (a card's diagonal is about 1.2-1.4 of
@@ -179,13 +288,20 @@ def _card_white(
 def _ink(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
     """What is printed on card white ``paper`` bright: dark, or coloured (red pips), thin lines taken
     away (a frame round the pips, as the demo deck prints, would otherwise join the pips it touches)."""
+    printed = _printed(hsv, paper).astype(np.uint8)
+    return np.asarray(cv2.morphologyEx(printed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) > 0
+
+
+def _printed(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
+    """Everything dark or coloured on card white ``paper`` bright, thin lines and all."""
     value = hsv[..., 2].astype(np.float32)
-    ink = ((value < 0.6 * paper) | ((hsv[..., 1] > 90) & (value < 0.97 * paper + 8))).astype(np.uint8)
-    return np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) > 0
+    coloured = (hsv[..., 1] > RED_INK) & (value < 0.97 * paper + 8)
+    printed: npt.NDArray[np.bool_] = (value < 0.6 * paper) | coloured
+    return printed
 
 
 def _marks(
-    card: Frame, glyphs: Sequence[Point], reach: float
+    card: Frame, glyphs: Sequence[Point] | None, reach: float, corners: tuple[float, float] = CORNER
 ) -> tuple[list[tuple[float, float, float]], tuple[Point, Vector]] | None:
     """The marks on the card (area, x, y), its index glyphs left out, and the card's middle and long
     axis; None where the window shows no plain card: a dark face, card white of no card's shape (two
@@ -193,21 +309,30 @@ def _marks(
 
     Every mark on the card's face counts, wherever it lies: a pip passed over for where it lies (near
     an edge, far out along the card as some decks print the ends of a nine) would leave a count short
-    by a pip and its opposite, which turned half round still looks like pips.
+    by a pip and its opposite, which turned half round still looks like pips. With ``glyphs`` None (no
+    index read), whatever lies in any of the four corners (``corners`` large, as CORNER) is taken for
+    an index.
     """
     size = card.shape[0]
     seen = _card_white(card)
     if seen is None:
         return None
     hsv, paper, (face, centre, across, along) = seen
-    read = {_corner(glyph, centre, across, along) for glyph in glyphs} - {None}
+    read: set[tuple[bool, bool] | None]
+    if glyphs is None:
+        read, glyphs = set(_EVERY_CORNER), []
+    else:
+        read = {_corner(glyph, centre, across, along) for glyph in glyphs} - {None}
     ink = _ink(hsv, paper).astype(np.uint8)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # How much of each mark lies on the card. Why not where its centre lies: a dark table is all one
+    # mark round the card, centred on it.
+    on_card = np.bincount(labels[face], minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     marks: list[tuple[float, float, float]] = []
     for k in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[k])
         cx, cy = (float(v) for v in centres[k])
-        if not face[min(round(cy), size - 1), min(round(cx), size - 1)]:
+        if on_card[k] < 0.5:
             continue  # off the card: the table, a card beneath
         if any(np.hypot(cx - gx, cy - gy) < reach for gx, gy in glyphs):
             continue  # an index glyph
@@ -219,19 +344,43 @@ def _marks(
             return None  # a mark on the card running out of the window: more than one card
         if max(w, h) > MAX_PIP * DIAGONAL:
             return None  # no pip: a court's picture, an ace's pip, a chip
-        corner = _corner((cx, cy), centre, across, along)
+        corner = _corner((cx, cy), centre, across, along, CORNER if glyphs else corners)
         if corner in read:
             continue  # part of an index read
         if corner is not None:
             return None  # an index not read: a deck printing four
         marks.append((float(area), cx, cy))
+    if _washed_out(hsv, paper, face):
+        return None
     return marks, ((float(centre[0]), float(centre[1])), along / float(np.hypot(*along)))
 
 
-def _corner(point: Point, centre: Vector, across: Vector, along: Vector) -> tuple[bool, bool] | None:
-    """Which of the card's corners ``point`` lies in (see CORNER), or None for none of them."""
+def _washed_out(hsv: npt.NDArray[np.uint8], paper: float, face: npt.NDArray[np.bool_]) -> bool:
+    """Whether a mark too pale to be ink lies on the card: a pip under a lamp's glare, lifted to grey.
+
+    Why: glare can wash one pip out of the count and leave a count that is plain but wrong (a three's
+    middle pip gone leaves a two). Ink is well under 0.6 of the card white's brightness; a mark
+    between that and FAINT of it, of a pip's size or so and clear of any ink's edge, is none of
+    print, paper or noise.
+    """
+    value = hsv[..., 2].astype(np.float32)
+    inner = cv2.erode(face.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    near_ink = cv2.dilate(_printed(hsv, paper).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    pale = (inner & ~near_ink & (value < FAINT * paper)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= PALE_MARK)
+
+
+_EVERY_CORNER: Final = frozenset((across, along) for across in (False, True) for along in (False, True))
+
+
+def _corner(
+    point: Point, centre: Vector, across: Vector, along: Vector, reach: tuple[float, float] = CORNER
+) -> tuple[bool, bool] | None:
+    """Which of the card's corners ``point`` lies in (``reach``: a corner's size, as CORNER), or None
+    for none of them."""
     u, v = (float((np.array(point) - centre) @ axis) for axis in (across, along))
-    if abs(u) > 0.5 - CORNER[0] and abs(v) > 0.5 - CORNER[1]:
+    if abs(u) > 0.5 - reach[0] and abs(v) > 0.5 - reach[1]:
         return u > 0, v > 0
     return None
 

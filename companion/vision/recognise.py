@@ -395,10 +395,19 @@ class Recogniser:
                     )
                 )
         if self.backs:
-            sightings += [
-                Sighting(BACK, conf, _scaled(quad, scale, size))
-                for quad, conf in _backs(image, readings, scale)
-            ]
+            backs, faces = _backs(image, readings, scale)
+            sightings += [Sighting(BACK, conf, _scaled(quad, scale, size)) for quad, conf in backs]
+            for quad in faces:
+                # A face-up card with no index found on it: named by its pips where they say plainly
+                # what it is, else reported as a card that could not be read.
+                by_pips = _by_pips(pips.pips_of(image, quad)) if self.pips else None
+                sightings.append(
+                    Sighting(
+                        by_pips or UNKNOWN,
+                        PIPS_ALONE_CONFIDENCE if by_pips else UNREAD_FACE_CONFIDENCE,
+                        _scaled(quad, scale, size),
+                    )
+                )
         return sightings
 
 
@@ -606,10 +615,55 @@ def _scaled(
     )
 
 
+def _by_pips(found: pips.Pips | None) -> str | None:
+    """The card a face's pips name (see :func:`pips.pips_of`), or None unless its suit is plain too.
+
+    The colour halves the suits; the pips' outline tells the two of a colour apart. A club's lobes
+    leave deep notches where a spade's sides run straight. A heart's cleft is as plain, but a soft lens
+    fills it in on a small card, while its weight stays high (two lobes over a point) where a diamond's
+    lies in its middle: a heart shows either, a diamond must show neither.
+    """
+    if found is None:
+        return None
+    rank = PIP_NAMES[found.count]
+    if found.red:
+        if found.notch >= HEART_NOTCH or found.centre <= HEART_CENTRE:
+            return f"{rank}h"
+        if found.notch <= DIAMOND_NOTCH and found.centre >= DIAMOND_CENTRE:
+            return f"{rank}d"
+        return None
+    if found.notch >= CLUB_NOTCH:
+        return f"{rank}c"
+    if found.notch <= SPADE_NOTCH:
+        return f"{rank}s"
+    return None  # between the two, or not measured (NaN)
+
+
+#: Pips' notch depths (see :func:`companion.vision.index.suit_notches`) and how far down their ink's
+#: centre lies (see :class:`pips.Pips`) that name each suit. Measured on both decks alone on the table,
+#: 70-180 pixels wide, sharp and soft (blur 1.2): clubs' notches 0.069-0.28 and spades' 0.023-0.043;
+#: diamonds' 0.026-0.060 with their centre 0.476-0.526 down, hearts' 0.048-0.164 with theirs 0.40-0.52,
+#: and every heart either notched 0.097 or more or centred 0.438 down or higher.
+CLUB_NOTCH: Final = 0.06
+SPADE_NOTCH: Final = 0.045
+HEART_NOTCH: Final = 0.08
+HEART_CENTRE: Final = 0.455
+DIAMOND_NOTCH: Final = 0.06
+DIAMOND_CENTRE: Final = 0.47
+#: The confidence of a card named by its pips alone: its rank is counted, but its suit is read from
+#: the pips' outline, which a soft lens blunts.
+PIPS_ALONE_CONFIDENCE: Final = 0.85
+#: The confidence of a face-up card reported as unread: how sure it is a face, not what it is.
+UNREAD_FACE_CONFIDENCE: Final = 0.5
+
+_Quad = list[tuple[float, float]]
+
+
 def _backs(
     image: Frame, readings: Sequence[_Reading], scale: float
-) -> list[tuple[list[tuple[float, float]], float]]:
-    """Card-shaped outlines with no index inside and no plain card-white face: face-down cards.
+) -> tuple[list[tuple[_Quad, float]], list[_Quad]]:
+    """Card-shaped outlines with no index inside: face-down cards (with a confidence), and face-up ones
+    whose white face shows (see :func:`_backs_at`), in the pixels of ``image``.
 
     Outlines are found on the image halved until it is at most 1000 pixels across (a card is still
     tens of pixels long there, and halving is ten times cheaper than any other shrinking, which
@@ -619,8 +673,11 @@ def _backs(
     while max(image.shape[:2]) > 1000:
         image = np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.uint8)
         factor *= 0.5
-    found = _backs_at(image, readings, factor * scale)
-    return [([(x / factor, y / factor) for x, y in quad], conf) for quad, conf in found]
+    backs, faces = _backs_at(image, readings, factor * scale)
+    return (
+        [([(x / factor, y / factor) for x, y in quad], conf) for quad, conf in backs],
+        [[(x / factor, y / factor) for x, y in quad] for quad in faces],
+    )
 
 
 def _median(gray: npt.NDArray[np.uint8]) -> float:
@@ -635,7 +692,7 @@ def _median(gray: npt.NDArray[np.uint8]) -> float:
 
 def _backs_at(
     image: Frame, readings: Sequence[_Reading], factor: float
-) -> list[tuple[list[tuple[float, float]], float]]:
+) -> tuple[list[tuple[_Quad, float]], list[_Quad]]:
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     blurred = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0), np.uint8)
     med = _median(blurred)
@@ -646,7 +703,8 @@ def _backs_at(
     lengths = [r.cand.length * factor for r in readings if r.not_index < 0.5]
     min_area = (0.0004 * h * w) if not lengths else (4.0 * float(np.median(lengths))) ** 2 * 1.4
     hsv = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), np.uint8)
-    out: list[tuple[list[tuple[float, float]], float]] = []
+    out: list[tuple[_Quad, float]] = []
+    faces: list[_Quad] = []
     for cnt in contours:
         area = cv2.contourArea(cnt)
         if area < min_area or area > 0.5 * h * w:
@@ -672,10 +730,12 @@ def _backs_at(
         _, (rw, rh), _ = rect
         box = np.asarray(cv2.boxPoints(rect), np.float32)
         paper, open_paper = _paper(hsv, box, min(rw, rh))
+        quad = [(float(x), float(y)) for x, y in box]
         if paper > 0.4 and open_paper > OPEN_PAPER:
-            continue  # mostly open card white: a face whose index is hidden or unreadable, not a back
-        out.append(([(float(x), float(y)) for x, y in box], round(min(0.99, 0.6 + 0.4 * fill), 3)))
-    return out
+            faces.append(quad)  # mostly open card white: a face whose index is hidden or unreadable
+            continue
+        out.append((quad, round(min(0.99, 0.6 + 0.4 * fill), 3)))
+    return out, faces
 
 
 Rect = tuple[tuple[float, float], tuple[float, float], float]

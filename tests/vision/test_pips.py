@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from companion.app.deck import load_deck
-from companion.vision.pips import count_pips, shows_picture
+from companion.vision.pips import count_pips, pips_of, shows_picture
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
+from companion.vision.types import UNKNOWN
 
 from .conftest import crop
 
@@ -259,3 +260,56 @@ def test_a_filmed_card_is_counted_again_once_it_has_left() -> None:
         (five, ["5d"]),
     ):
         assert [s.label for s in filmed.detect(frame) if s.card] == seen
+
+
+def _unreadable(name: str) -> np.ndarray:
+    """The real deck's ``name`` with both its indices painted over in its own card white: a card whose
+    index no reader could read (a lamp's glare, a soft lens on a small card)."""
+    face = crop(name).copy()
+    h, w = face.shape[:2]
+    white = np.median(face[h // 2 - 10 : h // 2 + 10, 3:12].reshape(-1, 3), axis=0)
+    face[8:92, 3:34] = white
+    face[h - 92 : h - 8, w - 34 : w - 3] = white
+    return face
+
+
+def test_a_number_card_whose_index_cannot_be_read_is_named_by_its_pips_or_not_at_all(
+    recogniser: Recogniser,
+) -> None:
+    """Its rank by the count, its suit by the pips' colour and outline; never a wrong name. Measured:
+    named on dark wood every time, on light wood 77 times in 80, where its outline is sometimes lost."""
+    named = tried = 0
+    for k, name in enumerate(["2h", "3c", "4d", "5s", "6h", "7d", "8c", "9h", "10s", "10d"]):
+        for light in (False, True):
+            angle = 37 * k + 90 * light
+            table = wood(1280, 720, seed=k, light=light)
+            frame = compose(table, [_unreadable(name)], [Placement(640, 360, angle, 140)])
+            assert Recogniser(pips=False).indices(frame) == []  # nothing of its index is left to read
+            labels = [s.label for s in recogniser.detect(frame) if s.card]
+            assert labels in ([name], []), (name, light)
+            named += labels == [name]
+            tried += 1
+    assert named >= 0.9 * tried
+
+
+@pytest.mark.parametrize("name", ["Ac", "Ah", "As"])
+def test_an_ace_whose_index_cannot_be_read_is_reported_unread(recogniser: Recogniser, name: str) -> None:
+    """One pip names no card: "unknown", where the card lies, rather than nothing or a guess."""
+    frame = compose(wood(1280, 720, seed=3), [_unreadable(name)], [Placement(600, 380, 35, 140)])
+    sightings = recogniser.detect(frame)
+    assert [s.label for s in sightings] == [UNKNOWN]
+    assert abs(sightings[0].center[0] - 600) < 20 and abs(sightings[0].center[1] - 380) < 20
+
+
+@pytest.mark.parametrize("name", ["2s", "3d", "4c", "5s", "6d", "7s", "8s", "9h", "10c"])
+def test_where_no_index_was_read_the_index_marks_are_never_counted_as_pips(name: str) -> None:
+    """The demo deck prints its index large, reaching past where most decks' end, its suit marks the
+    size of pips and turned half round from each other as pips are: counted as pips, a five made seven."""
+    face = load_deck().face(name)
+    h, w = face.shape[:2]
+    for k, width in enumerate((90, 130, 180)):
+        angle = 40.0 * k + 15
+        frame = compose(wood(1280, 720, seed=k), [face], [Placement(640, 360, angle, width)])
+        outline = cv2.boxPoints(((640, 360), (width, width * h / w), -angle))
+        found = pips_of(frame, [(float(x), float(y)) for x, y in outline])
+        assert found is None or found.count == int(name[:-1]), (name, width)
