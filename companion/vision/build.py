@@ -31,6 +31,7 @@ photographed deck, MIT) are composited into some scenes as one more deck (:func:
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from dataclasses import dataclass
@@ -300,6 +301,35 @@ def _backs(rng: np.random.Generator) -> list[CardArt]:
     return arts
 
 
+def _jumbo_path(label: str) -> Path:
+    """The jumbo-index vector deck's picture of a card ("10h")."""
+    rank, suit = label[:-1], label[-1]
+    return SHARED / "svg" / "saulspatz-jumbo" / f"{_JUMBO_SUIT[suit]}{_JUMBO_RANK.get(rank, rank)}.svg"
+
+
+def _vector_face(path: Path, label: str) -> list[CardArt]:
+    """One vector deck's card face, or none where its index cannot be found on the render."""
+    img = _rasterise(str(path), CARD_W)
+    try:
+        return [CardArt(img, label, _find_marks(img))]
+    except RuntimeError:
+        # A few court cards join their index to the picture frame: leave them out.
+        return []
+
+
+@functools.cache
+def load_jumbo_deck() -> list[CardArt]:
+    """The jumbo-index vector deck alone, for scenes of its own (see ``--jumbo-scenes``).
+
+    Why: its ranks are printed large and close over their suit marks, so on a card under about a
+    hundred pixels wide a red "J"'s hook runs into the heart or diamond below it, a shape no other deck
+    prints. As one deck among many the scenes showed it too seldom at those sizes to be learnt: builds
+    that taught more flat-topped threes read that jack as a 6 or a 7. Jumbo indices are common on pub
+    decks, and this is the deck the demo is played with.
+    """
+    return [face for r in RANK_TEXTS for u in SUIT_TEXTS for face in _vector_face(_jumbo_path(r + u), r + u)]
+
+
 def load_decks(rng: np.random.Generator, progress: bool = True) -> tuple[list[CardArt], list[CardArt]]:
     """Every rendered face (all decks) and every back."""
     faces: list[CardArt] = []
@@ -307,15 +337,7 @@ def load_decks(rng: np.random.Generator, progress: bool = True) -> tuple[list[Ca
         for suit in SUIT_TEXTS:
             label = f"{rank}{suit}"
             byron = SHARED / "svg" / "byron-knoll" / f"{rank}{suit.upper()}.svg"
-            jumbo_name = f"{_JUMBO_SUIT[suit]}{_JUMBO_RANK.get(rank, rank)}.svg"
-            jumbo = SHARED / "svg" / "saulspatz-jumbo" / jumbo_name
-            for path in (byron, jumbo):
-                img = _rasterise(str(path), CARD_W)
-                try:
-                    faces.append(CardArt(img, label, _find_marks(img)))
-                except RuntimeError:
-                    # A few court cards join their index to the picture frame: leave them out.
-                    continue
+            faces += _vector_face(byron, label) + _vector_face(_jumbo_path(label), label)
             for style in _FONT_STYLES:
                 paper = "#ffffff" if rng.random() < 0.6 else "#f4f1e6"
                 img = _rasterise(_font_deck_svg(rank, suit, style | {"paper": paper}).encode(), CARD_W)
@@ -1216,10 +1238,12 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
     faces, backs, deck_shapes = _decks(seed)
     shapes: dict[str, list[U8]] | None = deck_shapes
     rng = np.random.default_rng([seed, chunk])
-    joined = chunk >= _JOINED_CHUNKS
+    joined = _JOINED_CHUNKS <= chunk < _JUMBO_CHUNKS
     if _REAL_CHUNKS <= chunk < _JOINED_CHUNKS:
         # Scenes of the real deck only (chunk numbers from _REAL_CHUNKS up).
         faces, shapes = load_real_deck(), None
+    elif chunk >= _JUMBO_CHUNKS:
+        faces, shapes = load_jumbo_deck(), None
     typefaces = typeface_files()
     xs, qs, rs, ss = [], [], [], []
     for _ in range(count):
@@ -1245,6 +1269,7 @@ def _collect_chunk(job: tuple[int, int, int]) -> Samples:
 #: of scene has its own seeds and a cached kind stays valid when another kind's count changes.
 _REAL_CHUNKS = 100_000
 _JOINED_CHUNKS = 200_000
+_JUMBO_CHUNKS = 300_000
 _DECK_CACHE: dict[int, tuple[list[CardArt], list[CardArt], dict[str, list[U8]]]] = {}
 
 
@@ -1316,6 +1341,9 @@ def main(argv: list[str] | None = None) -> int:
         "--joined-scenes", type=int, default=1500, help="scenes of drawn decks whose ranks touch their suits"
     )
     parser.add_argument(
+        "--jumbo-scenes", type=int, default=0, help="scenes of the jumbo-index vector deck alone"
+    )
+    parser.add_argument(
         "--hold-out-crops", action="store_true", help="train without 13 of the real crops, to measure on them"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes making scenes")
@@ -1338,6 +1366,7 @@ def main(argv: list[str] | None = None) -> int:
         ("rendered-deck", args.scenes, 0),
         ("real-deck", args.real_scenes, _REAL_CHUNKS),
         ("joined-deck", args.joined_scenes, _JOINED_CHUNKS),
+        ("jumbo-deck", args.jumbo_scenes, _JUMBO_CHUNKS),
     )
     for what, count, first in kinds:
         if count <= 0:

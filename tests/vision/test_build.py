@@ -192,3 +192,15 @@ def test_an_index_too_wide_for_a_frame_beside_it_has_the_frame_below() -> None:
     x0, y0 = build._court_frame(style, 0.33 * w, 0.2 * h, w, h)
     assert y0 > 0.2 * h
     assert x0 < 0.33 * w
+
+
+def test_the_jumbo_deck_for_scenes_of_its_own_has_every_card_with_its_index_above_its_suit() -> None:
+    pytest.importorskip("cairosvg", reason="rendering the vector decks needs the train extra (cairosvg)")
+    faces = build.load_jumbo_deck()  # the demo deck's design
+    labels = [face.label for face in faces]
+    assert sorted(labels) == sorted(r + s for r in build.RANK_TEXTS for s in build.SUIT_TEXTS)
+    for face in faces:
+        (rx, ry), (sx, sy), _ = face.marks[0]
+        # Upright in the top-left corner: the suit mark about a glyph below the rank, not beside it.
+        assert 30 < sy - ry < 70 and abs(sx - rx) < 10, face.label
+        assert rx < 0.3 * face.image.shape[1] and ry < 0.3 * face.image.shape[0], face.label
