@@ -10,6 +10,9 @@ per scene and in total: face-up cards found, reported cards that are wrong (a na
 a name on the table but reported far from where that card lies), backs found, backs reported where no
 card lies face down ("stray": a face taken for a back), and the milliseconds.
 
+The photos are made perfect: straight down, evenly lit, sharp. ``--phone`` takes each as a phone
+would (see :func:`photographed`): slightly slanted, room light and shadow, glare, noise and JPEG.
+
 Both decks were seen in training (the real deck's photos are composited into the build's scenes), so
 by default this measures the table layout (size, overlaps, chips, backs), not unseen deck designs:
 read it as an upper bound for the held-out set. For a deck design the network has never seen, build
@@ -27,10 +30,12 @@ import platform
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
+from bench_webcam import slant
 
 from companion.app.deck import load_deck
 from companion.cards import full_deck
@@ -122,6 +127,64 @@ def scene(seed: int, decks: str = "both") -> tuple[Frame, list[tuple[str, Placem
     return image, placed, down
 
 
+def photographed(
+    image: Frame, seed: int, placed: list[tuple[str, Placement]], down: list[Placement]
+) -> tuple[Frame, list[tuple[str, Placement]], list[Placement]]:
+    """The table photo as a phone held over it takes it, and where the cards then lie in it.
+
+    The phone is held a few degrees off straight down; the room's light is dim or bright, warm or cool,
+    darker towards the corners, with a soft shadow (the one holding the phone) across part of the table
+    and, in half the photos, a lamp's glare on one of the face-up cards; the lens is a little soft, the
+    sensor noisy, and the photo saved as a JPEG.
+    """
+    rng = np.random.default_rng(1000 + seed)
+    h, w = image.shape[:2]
+    m = slant(w, h, int(rng.integers(0, 4)), float(rng.uniform(0.0, 0.12)))
+    warped = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    # Light, shadow and glare vary slowly across the photo: worked out on a small grid, then enlarged.
+    sw, sh = w // 16, h // 16
+    shade = np.ones((sh, sw), np.float32)
+    shadow = np.zeros((sh, sw), np.float32)
+    centre = (int(rng.uniform(0, sw)), int(rng.uniform(0, sh)))
+    axes = (int(rng.uniform(0.2, 0.5) * sw), int(rng.uniform(0.2, 0.5) * sh))
+    cv2.ellipse(shadow, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), sw * 0.04)
+    shade -= float(rng.uniform(0.25, 0.5)) * shadow
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    shade *= 1.0 - 0.12 * (((xx - sw / 2) / (sw / 2)) ** 2 + ((yy - sh / 2) / (sh / 2)) ** 2)
+    glare = np.zeros((sh, sw), np.float32)
+    if rng.random() < 0.5:
+        _, card = placed[int(rng.integers(0, len(placed)))]
+        at = cv2.perspectiveTransform(np.array([[[card.x, card.y]]], np.float32), m)[0, 0] / 16
+        spot = (
+            int(at[0] + rng.uniform(-0.3, 0.3) * card.width / 16),
+            int(at[1] + rng.uniform(-0.4, 0.4) * card.width / 16),
+        )
+        cv2.circle(glare, spot, max(2, int(card.width * 0.2 / 16)), 1.0, -1)
+        glare = cv2.GaussianBlur(glare, (0, 0), card.width * 0.12 / 16) * 0.6
+    shade = cv2.resize(shade, (w, h), interpolation=cv2.INTER_LINEAR)
+    glare = cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR)
+    light = float(rng.uniform(0.65, 1.1))
+    gains = np.array([rng.uniform(0.8, 1.1), 1.0, rng.uniform(0.9, 1.2)], np.float32)  # B, G, R
+    img = warped.astype(np.float32) / 255.0
+    img = img ** (1.0 / light) * light
+    img = (img * shade[..., None] + glare[..., None]) * gains[None, None, :]
+    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.6, 2.0)))
+    img = img * 255.0 + rng.normal(0.0, float(rng.uniform(2.0, 6.0)), img.shape).astype(np.float32)
+    ok, jpeg = cv2.imencode(
+        ".jpg", np.clip(img, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))]
+    )
+    if not ok:
+        raise RuntimeError("bench_table: OpenCV could not encode a JPEG")
+    photo: Frame = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
+
+    def moved(p: Placement) -> Placement:
+        x, y = cv2.perspectiveTransform(np.array([[[p.x, p.y]]], np.float32), m)[0, 0]
+        return replace(p, x=float(x), y=float(y))
+
+    return photo, [(n, moved(p)) for n, p in placed], [moved(p) for p in down]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=12, help="table photos to make and read")
@@ -142,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="name cards by their indices alone, not counting the pips of cards with both corners read",
     )
+    parser.add_argument(
+        "--phone",
+        action="store_true",
+        help="each photo as a phone takes it: slightly slanted, room light, a shadow, glare, noise, JPEG",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
@@ -152,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     times: list[float] = []
     for seed in range(args.scenes):
         image, placed, down = scene(seed, args.decks)
+        if args.phone:
+            image, placed, down = photographed(image, seed, placed, down)
         start = time.perf_counter()
         sightings = recogniser.detect(image)
         times.append((time.perf_counter() - start) * 1000)
@@ -190,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         f"face-up cards found and named right: {found}/{total} = {found / total:.3f} (target 0.98); "
         f"reported cards wrong: {wrong}/{reported} = {wrong / max(reported, 1):.3f} (target 0.01 at most); "
         f"backs {backs}/{2 * args.scenes} ({stray} stray); {unread} reported unread; decks: {args.decks}; "
-        f"pips {'not counted' if args.no_pips else 'counted'}; "
+        f"pips {'not counted' if args.no_pips else 'counted'}; {'phone photos; ' if args.phone else ''}"
         f"median {statistics.median(times):.0f} ms per 6000x4000 photo "
         f"({platform.machine()}, one OpenCV thread)"
     )

@@ -9,9 +9,9 @@ green baize, grey cloth) at a size a webcam 40-100 cm up sees, at a turn of its 
 through such a camera, and reads it with :meth:`Recogniser.detect` as ``crib detect`` does.
 
 It prints, per deck and per camera trouble, the cards named right, the cards named wrong (any reported
-name that is not the card) and the cards not named at all, and lists every miss and misreading with
-what the frame went through, so a weakness shows where it lies. Each pass draws every condition afresh
-from its own seed; the figures are reproducible.
+name that is not the card, "back" included) and the cards not named at all, and lists every miss and
+misreading with what the frame went through, so a weakness shows where it lies. Each pass draws every
+condition afresh from its own seed; the figures are reproducible.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from companion.app.deck import load_deck
 from companion.cards import full_deck
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
-from companion.vision.types import Frame
+from companion.vision.types import UNKNOWN, Frame
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cards" / "real-crops"
 
@@ -149,20 +150,29 @@ def film(frame: Frame, camera: Camera, centre: tuple[float, float], seed: int) -
     return out
 
 
-def tilted(frame: Frame, far: int, shorter: float) -> Frame:
-    """The table as a camera looking down at a slant sees it: the frame's edge ``far`` (0 top, 1 right,
-    2 bottom, 3 left) ``shorter`` of its length shorter than the near edge, the gaps beside it filling
-    the frame (the table's wood mirrored where the picture had none)."""
-    h, w = frame.shape[:2]
+def slant(w: int, h: int, far: int, shorter: float) -> npt.NDArray[np.float64]:
+    """The homography taking a straight-down view of a ``w`` x ``h`` frame to a slanted one: the frame's
+    edge ``far`` (0 top, 1 right, 2 bottom, 3 left) ``shorter`` of its length shorter than the near
+    edge."""
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     dst = src.copy()
     first, second = far, (far + 1) % 4  # the two corners of that edge
     pull = (dst[second] - dst[first]) * shorter / 2
     dst[first] += pull
     dst[second] -= pull
-    m = cv2.getPerspectiveTransform(src, dst)
+    m = np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
+    return m
+
+
+def tilted(frame: Frame, far: int, shorter: float) -> Frame:
+    """The table as a camera looking down at a slant sees it (see :func:`slant`), the gaps beside the
+    far edge filling the frame (the table's wood mirrored where the picture had none)."""
+    h, w = frame.shape[:2]
     out: Frame = np.asarray(
-        cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), np.uint8
+        cv2.warpPerspective(
+            frame, slant(w, h, far, shorter), (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        ),
+        np.uint8,
     )
     return out
 
@@ -217,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
                 start = time.perf_counter()
                 sightings = recogniser.detect(frame)
                 times.append((time.perf_counter() - start) * 1000)
-                named = {s.label for s in sightings if s.card is not None}
+                # A face-up card reported as a back is as wrong as a wrong name.
+                named = {s.label for s in sightings if s.label != UNKNOWN}
                 wrong = sorted(named - {name})
                 outcome = "right" if name in named else "missed"
                 for key in (f"deck {deck}", *(f"  {t}" for t in camera.troubles())):

@@ -77,6 +77,20 @@ WIDE_CORNER: Final = (0.25, 0.32)
 #: shading; at 0.7 none, and a glare's grey pip (0.6-0.67 of the card white) is still seen.
 FAINT: Final = 0.7
 PALE_MARK: Final = 25
+#: A mark darker than DIMMER of the brightest card white within AROUND pixels of it (in the window, a
+#: pip is 9-12 wide; both smoothed a little first) is pale too, however bright the glare has made it:
+#: glare lifted a three's middle pip to 0.63-0.78 of the card white beside it, FAINT alone saw too
+#: little of it, and the three was counted a two. The card's own shading changes too slowly to dim
+#: anything by a quarter over a pip's width; at 0.78 and above the blur and noise round a small card's
+#: pips in dim light did (0.7-0.75 keep every frame tried).
+DIMMER: Final = 0.72
+AROUND: Final = 15
+#: Red ink is solid above SOLID_RED of the saturation of the card's deepest red (the real deck's red
+#: pips: 170 or so; a small card's, through a webcam's JPEG, much less), and a mark redder than card
+#: white (PALE_RED; card white is below 40, tinted more it is balanced) but not solid is a red pip
+#: washed pink by glare (60-107 seen): one a five lost, counted four.
+SOLID_RED: Final = 0.75
+PALE_RED: Final = 55
 #: The window looked in, as a share of the distance between the index corners: a whole card fits.
 WINDOW: Final = 1.5
 #: A card shows a picture when one mark in its middle covers more than this share of it. Measured on
@@ -134,7 +148,6 @@ def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
     if seen is None:
         return False
     hsv, paper, (face, centre, across, along) = seen
-    size = card.shape[0]
     # The card found must be the one both corners were read on: each index on it, in a corner of it,
     # the two in opposite corners (a card in a row lies between one card's bottom corner and the
     # next's top).
@@ -151,10 +164,7 @@ def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
         or any(p == q for p, q in zip(first_end, second_end, strict=True))
     ):
         return False
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
-    u = (xx - centre[0]) * across[0] + (yy - centre[1]) * across[1]
-    v = (xx - centre[0]) * along[0] + (yy - centre[1]) * along[1]
-    middle = face & ~((np.abs(u) > 0.5 - CORNER[0]) & (np.abs(v) > 0.5 - CORNER[1]))
+    middle = _middle(face, centre, across, along)
     ink = (_ink(hsv, paper) & middle).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
@@ -267,6 +277,36 @@ def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Po
     return card, glyphs, GLYPH_REACH * length * scale
 
 
+#: How far a lamp's or a camera's colour tips card white, as the saturation (0-255) of the whitest
+#: pixels, before it is taken out (TINTED), and the most it is taken to tip it (CAST). Below TINTED card
+#: white still passes for white (a saturation under 50-60), and the pale yellows of a court's picture
+#: stay darker than it, which evening them out would undo (a real deck photographed slightly blue,
+#: 26, lost three courts' pictures). A webcam's drifting white balance under a warm or a cool lamp tips
+#: it up to about 85; whitest pixels more coloured than CAST are a tinted print (a back), not a light.
+TINTED: Final = 40
+CAST: Final = 100
+
+
+def balanced(picture: Frame) -> Frame:
+    """``picture`` with its colours scaled so that the whitest of its pixels are grey.
+
+    Why: card white under a warm lamp or a webcam's drifting white balance is tinted past what is taken
+    for white (a saturation under 50-60), so a face showed no white and was taken for a back, and red
+    ink's saturation drifts with the tint. The whitest pixels round a card are mostly its white (the
+    median of them: a court's picture has pale yellows as bright). Only a tint between TINTED and CAST
+    is taken out.
+    """
+    brightest = picture.max(axis=2)
+    whitest = brightest >= np.percentile(brightest, 95)
+    white = np.median(picture[whitest], axis=0).astype(np.float32)
+    top = float(white.max())
+    if top < 1 or not TINTED / 255 <= 1.0 - float(white.min()) / top <= CAST / 255:
+        return picture  # no white, white enough, or a print's own colour
+    gains = top / np.maximum(white, 1.0)
+    out: Frame = np.asarray(np.clip(picture.astype(np.float32) * gains, 0, 255), np.uint8)
+    return out
+
+
 def _card_white(
     card: Frame,
 ) -> tuple[npt.NDArray[np.uint8], float, tuple[npt.NDArray[np.bool_], Vector, Vector, Vector]] | None:
@@ -274,8 +314,8 @@ def _card_white(
     :func:`_face`); None where there is no card white to see marks against (a dark face) or no card of
     a card's shape."""
     size = card.shape[0]
-    hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
     quarter = size // 4
+    hsv = np.asarray(cv2.cvtColor(balanced(card), cv2.COLOR_BGR2HSV), np.uint8)
     paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
     if paper < 60:
         return None
@@ -350,23 +390,45 @@ def _marks(
         if corner is not None:
             return None  # an index not read: a deck printing four
         marks.append((float(area), cx, cy))
-    if _washed_out(hsv, paper, face):
+    if _washed_out(hsv, paper, _middle(face, centre, across, along)):
         return None
     return marks, ((float(centre[0]), float(centre[1])), along / float(np.hypot(*along)))
 
 
-def _washed_out(hsv: npt.NDArray[np.uint8], paper: float, face: npt.NDArray[np.bool_]) -> bool:
-    """Whether a mark too pale to be ink lies on the card: a pip under a lamp's glare, lifted to grey.
+def _middle(
+    face: npt.NDArray[np.bool_], centre: Vector, across: Vector, along: Vector
+) -> npt.NDArray[np.bool_]:
+    """The card ``face`` without its four corners (CORNER large), where indices are printed."""
+    size = face.shape[0]
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
+    u = (xx - centre[0]) * across[0] + (yy - centre[1]) * across[1]
+    v = (xx - centre[0]) * along[0] + (yy - centre[1]) * along[1]
+    middle: npt.NDArray[np.bool_] = face & ~((np.abs(u) > 0.5 - CORNER[0]) & (np.abs(v) > 0.5 - CORNER[1]))
+    return middle
+
+
+def _washed_out(hsv: npt.NDArray[np.uint8], paper: float, middle: npt.NDArray[np.bool_]) -> bool:
+    """Whether a mark too pale to be ink lies on the card: a pip under a lamp's glare, lifted to grey
+    or pink.
 
     Why: glare can wash one pip out of the count and leave a count that is plain but wrong (a three's
-    middle pip gone leaves a two). Ink is well under 0.6 of the card white's brightness; a mark
-    between that and FAINT of it, of a pip's size or so and clear of any ink's edge, is none of
-    print, paper or noise.
+    middle pip gone leaves a two). Solid ink is well under 0.6 of the card white's brightness, or
+    deeply red; a mark short of that but darker than FAINT of the card white, dimmer than the white
+    round it (DIMMER) or pinker than card white (PALE_RED), of a pip's size or so and clear of solid
+    ink's edge, is none of print, paper or noise. The corners of the card (``middle`` leaves them out)
+    are not looked at: a small card's index strokes, blurred, are as pale.
     """
     value = hsv[..., 2].astype(np.float32)
-    inner = cv2.erode(face.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    near_ink = cv2.dilate(_printed(hsv, paper).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    pale = (inner & ~near_ink & (value < FAINT * paper)).astype(np.uint8)
+    inner = cv2.erode(middle.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    saturation = hsv[..., 1]
+    red = saturation[inner & (saturation > RED_INK)]
+    deepest = float(np.percentile(red, 90)) if red.size > PALE_MARK else 255.0
+    solid = (value < 0.6 * paper) | (saturation > max(RED_INK, SOLID_RED * deepest))
+    near_ink = cv2.dilate(solid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    smooth = cv2.GaussianBlur(value, (0, 0), 1.0)  # sensor noise would lift the brightest white near by
+    around = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (AROUND, AROUND)))
+    faint = (value < FAINT * paper) | (smooth < DIMMER * around) | (saturation > PALE_RED)
+    pale = (inner & ~near_ink & faint).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
     return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= PALE_MARK)
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -117,6 +117,8 @@ class _Reading:
     label: str
     confidence: float
     not_index: float
+    cut: bool = False
+    """Whether a mark of the index is cut by the edge of the picture (see :func:`_whole`)."""
 
     @property
     def accepted(self) -> bool:
@@ -193,7 +195,7 @@ class Recogniser:
         hidden = _unread_outlines(blobs, readings, scale) if outlines else []
         if hidden:
             readings += self._name(image, gray, idx.freed_candidates(blobs, hidden), scale)
-        return readings
+        return _mark_cut(readings, blobs, gray.shape, scale)
 
     def _name(self, image: Frame, gray: Frame, cands: list[idx.Candidate], scale: float) -> list[_Reading]:
         """Readings of ``cands`` (found in ``image``, the frame scaled by ``scale``), in frame pixels."""
@@ -258,7 +260,7 @@ class Recogniser:
                 cv2.resize(image, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_CUBIC), np.uint8
             )
             readings += self._read(fine, scale * FINE, outlines=False)
-        return image, scale, self._suppress(readings)
+        return image, scale, _whole(self._suppress(readings))
 
     @staticmethod
     def _suppress(readings: list[_Reading]) -> list[_Reading]:
@@ -412,6 +414,39 @@ class Recogniser:
 
 
 _Card = tuple[list[_Reading], str, float]
+
+
+def _mark_cut(
+    readings: list[_Reading], blobs: idx.Ink, shape: tuple[int, ...], scale: float
+) -> list[_Reading]:
+    """``readings`` (frame pixels) of an image (``shape``, the frame scaled by ``scale``; its ink
+    ``blobs``), those whose rank or suit mark lies in a glyph the edge of the image cuts marked so."""
+    x, y, w, h = (blobs.stats[:, k] for k in range(4))
+    edge = blobs.glyphs & ((x == 0) | (y == 0) | (x + w >= shape[1]) | (y + h >= shape[0]))
+    boxes = [(x[k], y[k], x[k] + w[k], y[k] + h[k]) for k in np.flatnonzero(edge).tolist()]
+    if not boxes:
+        return readings
+
+    def cut(r: _Reading) -> bool:
+        marks = ((px * scale, py * scale) for px, py in (r.cand.rank, r.cand.suit))
+        return any(x0 <= px <= x1 and y0 <= py <= y1 for px, py in marks for x0, y0, x1, y1 in boxes)
+
+    return [replace(r, cut=True) if cut(r) else r for r in readings]
+
+
+def _whole(readings: list[_Reading]) -> list[_Reading]:
+    """``readings`` less those of an index cut by the edge of the picture that no other index of their
+    card confirms.
+
+    Why: a cut mark reads as another (a king's "K" cut to a stroke is the "1" of a ten, or an "A"),
+    named beside the card's whole index as a second card, wrongly; yet a card close under a webcam can
+    fill the frame, both its indices touching its edges and both read right.
+    """
+
+    def confirmed(r: _Reading) -> bool:
+        return any(o is not r and Recogniser._same_card(r, o) for o in readings)
+
+    return [r for r in readings if not r.cut or confirmed(r)]
 
 
 def _counted(
@@ -702,7 +737,6 @@ def _backs_at(
     h, w = gray.shape
     lengths = [r.cand.length * factor for r in readings if r.not_index < 0.5]
     min_area = (0.0004 * h * w) if not lengths else (4.0 * float(np.median(lengths))) ** 2 * 1.4
-    hsv = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), np.uint8)
     out: list[tuple[_Quad, float]] = []
     faces: list[_Quad] = []
     for cnt in contours:
@@ -729,7 +763,7 @@ def _backs_at(
         rect, fill = found
         _, (rw, rh), _ = rect
         box = np.asarray(cv2.boxPoints(rect), np.float32)
-        paper, open_paper = _paper(hsv, box, min(rw, rh))
+        paper, open_paper = _paper(image, box, min(rw, rh))
         quad = [(float(x), float(y)) for x, y in box]
         if paper > 0.4 and open_paper > OPEN_PAPER:
             faces.append(quad)  # mostly open card white: a face whose index is hidden or unreadable
@@ -791,20 +825,22 @@ OPEN_PAPER: Final = 0.04
 OPEN_REACH: Final = 0.07
 
 
-def _paper(hsv: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], short: float) -> tuple[float, float]:
+def _paper(image: Frame, box: npt.NDArray[np.float32], short: float) -> tuple[float, float]:
     """The share of a card outline's middle (``box`` shrunk to 0.7) that is card white, and the share
-    that is card white at least OPEN_REACH of the card's width (``short``) from anything else."""
+    that is card white at least OPEN_REACH of the card's width (``short``) from anything else; white as
+    seen once the light's tint is taken out (see :func:`pips.balanced`)."""
     x0, y0 = np.floor(box.min(axis=0)).astype(int)
     x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 1
     x0, y0 = max(x0, 0), max(y0, 0)
-    part = hsv[y0:y1, x0:x1]
     centre = box.mean(axis=0)
-    mask = np.zeros(part.shape[:2], np.uint8)
+    crop = image[y0:y1, x0:x1]
+    mask = np.zeros(crop.shape[:2], np.uint8)
     inner = ((box - centre) * 0.7 + centre - (x0, y0)).astype(np.int32)
     cv2.fillConvexPoly(mask, inner, 1)
     sel = mask.astype(bool)
     if not sel.any():
         return 0.0, 0.0
+    part = np.asarray(cv2.cvtColor(pips.balanced(crop), cv2.COLOR_BGR2HSV), np.uint8)
     v = part[..., 2].astype(np.float32)
     white = (v > 0.8 * float(np.percentile(v[sel], 95))) & (part[..., 1] < 50)
     reach = max(1, round(OPEN_REACH * short))

@@ -313,3 +313,44 @@ def test_where_no_index_was_read_the_index_marks_are_never_counted_as_pips(name:
         outline = cv2.boxPoints(((640, 360), (width, width * h / w), -angle))
         found = pips_of(frame, [(float(x), float(y)) for x, y in outline])
         assert found is None or found.count == int(name[:-1]), (name, width)
+
+
+def _lit(
+    frame: np.ndarray, gains: tuple[float, float, float], glare: tuple[float, float, float] | None = None
+) -> np.ndarray:
+    """``frame`` under a tinted light (``gains`` per channel, B G R) and, if given, a lamp's glare: a
+    bright spot (x, y, radius) lifting whatever lies under it towards white."""
+    img = frame.astype(np.float32) / 255.0
+    if glare is not None:
+        x, y, radius = glare
+        spot = np.zeros(frame.shape[:2], np.float32)
+        cv2.circle(spot, (round(x), round(y)), round(radius), 1.0, -1)
+        img += cv2.GaussianBlur(spot, (0, 0), radius * 0.6)[..., None] * 0.6
+    img *= np.array(gains, np.float32)
+    return np.clip(img * 255.0, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("gains", [(1.12, 1.0, 0.88), (0.82, 1.0, 1.15)])
+def test_a_face_under_a_tinted_light_is_not_taken_for_a_back(recogniser: Recogniser, gains) -> None:
+    """A cool or a warm lamp (or a webcam's white balance drifting) tints card white: a face-up card
+    whose index cannot be read is still a face, named by its pips or reported unread, never a back."""
+    for k, name in enumerate(["4d", "6h", "8c", "10s"]):
+        for table in (wood(1280, 720, seed=k, light=False), np.full((720, 1280, 3), (40, 100, 35), np.uint8)):
+            frame = _lit(compose(table, [_unreadable(name)], [Placement(640, 360, 50 * k + 20, 140)]), gains)
+            labels = [s.label for s in recogniser.detect(frame)]
+            assert labels in ([name], [UNKNOWN]), (name, gains)
+
+
+@pytest.mark.parametrize("name", ["3c", "5d", "9s", "3h"])
+def test_a_pip_washed_pale_by_glare_gives_no_count(name: str) -> None:
+    """A lamp's glare on the middle pip of a three, a five, a nine lifts it towards white: the count
+    left (a two, a four, an eight) is plain but wrong, so no count is given unless all are seen."""
+    card, indices = crop(name), _real_indices(name)
+    h, w = card.shape[:2]
+    for k, width in enumerate((150, 230, 310)):
+        p = Placement(640, 360, 30 * k + 10, width)
+        frame = compose(np.full((720, 1280, 3), 120, np.uint8), [card], [p])
+        first, second = (tuple(_placed([r, s], (w, h), p)) for r, s in indices)
+        for gains in ((1.0, 1.0, 1.0), (0.81, 1.0, 1.16)):
+            lit = _lit(frame, gains, glare=(640, 360, 0.25 * width))
+            assert count_pips(lit, first, second) in (None, int(name[:-1])), (width, gains)

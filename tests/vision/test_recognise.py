@@ -270,3 +270,22 @@ def test_a_close_card_is_read_from_filmed_frames_too() -> None:
     the frame has no small index, so it is still read at half scale."""
     frame = compose(wood(1280, 720, seed=3), [crop("9c")], [Placement(640, 360, 20, 420)])
     assert [s.label for s in Recogniser(filmed=True).detect(frame) if s.card is not None] == ["9c"]
+
+
+@pytest.mark.parametrize("deck", ["demo", "real"])
+def test_an_index_cut_by_the_edge_of_the_picture_is_not_misread(recogniser: Recogniser, deck: str) -> None:
+    """A card lying over the edge of the photo, the edge cutting through its lower index (a king's "K"
+    cut to a stroke looks like the "1" of a ten): that index names nothing; the card is named by its
+    whole index, or not at all."""
+    wrong = {}
+    for k, name in enumerate(["Kc", "Kh", "Qs", "Jd", "10c", "8h", "5s", "Ac"]):
+        face = load_deck().face(name) if deck == "demo" else crop(name)
+        h, w = face.shape[:2]
+        width = 200.0
+        for cut in (0.03, 0.05, 0.07, 0.09):  # how far, as a share of the card's length, the edge cuts in
+            y = 720 - width * h / w * (0.5 - cut)
+            frame = compose(wood(1280, 720, seed=k), [face], [Placement(300 + 80 * k, y, 0.0, width)])
+            labels = {s.label for s in recogniser.detect(frame)} - {name, UNKNOWN}
+            if labels:
+                wrong[(name, cut)] = sorted(labels)
+    assert wrong == {}
