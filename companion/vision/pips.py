@@ -124,7 +124,8 @@ def count_pips(image: Frame, first: Corner, second: Corner) -> int | None:
     if window is None:
         return None
     card, glyphs, reach = window
-    found = _marks(card, glyphs, reach)
+    seen = _card_white(card)
+    found = None if seen is None else _marks(seen, glyphs, reach)
     if found is None:
         return None
     marks, (centre, along) = found
@@ -202,9 +203,12 @@ def pips_of(image: Frame, outline: Sequence[Point]) -> Pips | None:
     half = round(WINDOW * DIAGONAL / 2)
     warp = np.array([[scale, 0, half - scale * cx], [0, scale, half - scale * cy]], np.float32)
     card = np.asarray(cv2.warpAffine(image, warp, (2 * half, 2 * half), flags=cv2.INTER_CUBIC), np.uint8)
+    seen = _card_white(card)
+    if seen is None:
+        return None
     counts = []
     for corners in (CORNER, WIDE_CORNER):
-        found = _marks(card, None, 0.0, corners)
+        found = _marks(seen, None, 0.0, corners)
         if found is None:
             return None
         marks, (middle, along) = found
@@ -212,18 +216,21 @@ def pips_of(image: Frame, outline: Sequence[Point]) -> Pips | None:
     count = counts[0]
     if count is None or counts[1] != count:
         return None  # the count depends on where the indices are taken to end: not plain
-    return _suit_shape(card, count, marks, middle, along)
+    return _suit_shape(card, seen[:2], count, marks, middle, along)
 
 
 def _suit_shape(
-    card: Frame, count: int, marks: Sequence[tuple[float, float, float]], middle: Point, along: Vector
-) -> Pips | None:
-    """The colour and shape of the pips ``marks`` (area, x, y) of the card in the window ``card``,
-    whose middle and long axis are ``middle`` and ``along`` (a unit vector)."""
-    seen = _card_white(card)
-    if seen is None:
-        return None
-    hsv, paper, _ = seen
+    card: Frame,
+    white: tuple[npt.NDArray[np.uint8], float],
+    count: int,
+    marks: Sequence[tuple[float, float, float]],
+    middle: Point,
+    along: Vector,
+) -> Pips:
+    """The colour and shape of the pips ``marks`` (area, x, y) of the card in the window ``card``
+    (``white``: the window in HSV and how bright its card white is, see :func:`_card_white`), whose
+    middle and long axis are ``middle`` and ``along`` (a unit vector)."""
+    hsv, paper = white
     ink = _ink(hsv, paper).astype(np.uint8)
     _, labels = cv2.connectedComponents(ink, connectivity=8)
     coloured = hsv[..., 1] > RED_INK
@@ -307,9 +314,11 @@ def balanced(picture: Frame) -> Frame:
     return out
 
 
-def _card_white(
-    card: Frame,
-) -> tuple[npt.NDArray[np.uint8], float, tuple[npt.NDArray[np.bool_], Vector, Vector, Vector]] | None:
+#: A window's card white: the window in HSV, how bright its card white is, and the card found in it.
+_White = tuple[npt.NDArray[np.uint8], float, tuple[npt.NDArray[np.bool_], Vector, Vector, Vector]]
+
+
+def _card_white(card: Frame) -> _White | None:
     """The window ``card`` in HSV, how bright its card white is, and the card found in it (see
     :func:`_face`); None where there is no card white to see marks against (a dark face) or no card of
     a card's shape."""
@@ -341,11 +350,11 @@ def _printed(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
 
 
 def _marks(
-    card: Frame, glyphs: Sequence[Point] | None, reach: float, corners: tuple[float, float] = CORNER
+    seen: _White, glyphs: Sequence[Point] | None, reach: float, corners: tuple[float, float] = CORNER
 ) -> tuple[list[tuple[float, float, float]], tuple[Point, Vector]] | None:
-    """The marks on the card (area, x, y), its index glyphs left out, and the card's middle and long
-    axis; None where the window shows no plain card: a dark face, card white of no card's shape (two
-    cards run together), a mark too large for a pip, a mark where an index is printed.
+    """The marks on the card whose white is ``seen`` in its window (see :func:`_card_white`) (area,
+    x, y), its index glyphs left out, and the card's middle and long axis; None where the window shows
+    no plain card: a mark too large for a pip, a mark where an index is printed, a pip washed pale.
 
     Every mark on the card's face counts, wherever it lies: a pip passed over for where it lies (near
     an edge, far out along the card as some decks print the ends of a nine) would leave a count short
@@ -353,11 +362,8 @@ def _marks(
     index read), whatever lies in any of the four corners (``corners`` large, as CORNER) is taken for
     an index.
     """
-    size = card.shape[0]
-    seen = _card_white(card)
-    if seen is None:
-        return None
     hsv, paper, (face, centre, across, along) = seen
+    size = hsv.shape[0]
     read: set[tuple[bool, bool] | None]
     if glyphs is None:
         read, glyphs = set(_EVERY_CORNER), []
