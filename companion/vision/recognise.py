@@ -260,7 +260,7 @@ class Recogniser:
                 cv2.resize(image, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_CUBIC), np.uint8
             )
             readings += self._read(fine, scale * FINE, outlines=False)
-        return image, scale, _whole(self._suppress(readings))
+        return image, scale, _off_middles(_whole(self._suppress(readings)))
 
     @staticmethod
     def _suppress(readings: list[_Reading]) -> list[_Reading]:
@@ -447,6 +447,46 @@ def _whole(readings: list[_Reading]) -> list[_Reading]:
         return any(o is not r and Recogniser._same_card(r, o) for o in readings)
 
     return [r for r in readings if not r.cut or confirmed(r)]
+
+
+def _off_middles(readings: list[_Reading]) -> list[_Reading]:
+    """``readings`` less those lying in the middle of a card whose two index corners are both read, by
+    the same name: nothing printed there is an index.
+
+    Why: a pip washed pale by a lamp's glare, with the stem of a club beside it, was read as a "10h"
+    in the middle of a three of clubs read at both its corners: a second card that is not there. A
+    card lying on top could show its index there only if laid across the middle of the one beneath,
+    leaving both its ends bare, which a game does not do. The middle reaches along the card as far as
+    its index middles, and across it MIDDLE of the way to them: every pip is in it, no index.
+    """
+    by_name: dict[str, list[_Reading]] = {}
+    for r in readings:
+        if r.accepted:
+            by_name.setdefault(r.label, []).append(r)
+    faces = [
+        (a, b)
+        for same in by_name.values()
+        for k, a in enumerate(same)
+        for b in same[k + 1 :]
+        if _opposite(a, b)
+    ]
+    if not faces:
+        return readings
+    centres = np.array([r.centre for r in readings])
+    inside = np.zeros(len(readings), bool)
+    for a, b in faces:
+        down, corner = a.down, a.centre
+        middle = (corner + b.centre) / 2
+        axes = np.array([down, [down[1], -down[0]]])  # along the card, across it
+        reach = np.abs(axes @ (corner - middle)) * (1.0, MIDDLE)
+        inside |= (np.abs((centres - middle) @ axes.T) < reach).all(axis=1)
+    return [r for r, off in zip(readings, inside.tolist(), strict=True) if not off]
+
+
+#: How far across a card from its centre its middle reaches (see :func:`_off_middles`), as a share of
+#: the way to its index middles. The real deck's pips lie at most 0.57 of the way across (a four's),
+#: and up to 0.98 of the way along (a nine's outer pips), so the middle reaches along to the indices.
+MIDDLE: Final = 0.75
 
 
 def _counted(

@@ -243,6 +243,22 @@ def test_two_four_index_copies_apart_are_still_a_duplicate(recogniser: Recognise
     assert duplicates(sightings) == {"8c"}
 
 
+@pytest.mark.parametrize("angle", [0, 110, 250])
+def test_an_index_printed_in_the_middle_of_a_card_read_at_both_corners_is_no_card(
+    recogniser: Recogniser, angle: int
+) -> None:
+    """Nothing in a card's middle is an index, so nothing read there is another card (a pip washed pale
+    by glare beside a club's stem was read as a ten of hearts in the middle of a three of clubs). Here
+    the real ten of hearts' index is printed beside the three's middle pip."""
+    card = crop("3c").copy()
+    h, w = card.shape[:2]
+    index = crop("10h")[8:92, 3:34]
+    ih, iw = index.shape[:2]
+    card[(h - ih) // 2 : (h + ih) // 2, w * 2 // 3 : w * 2 // 3 + iw] = index
+    frame = compose(wood(1280, 720, seed=angle), [card], [Placement(640, 360, angle, 170)])
+    assert [s.label for s in recogniser.detect(frame)] == ["3c"]
+
+
 COURTS = [f"{rank}{suit}" for rank in "JQK" for suit in "cdhs"]
 
 
