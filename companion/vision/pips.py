@@ -27,7 +27,7 @@ import numpy.typing as npt
 from companion.vision.index import Candidate, suit_notches
 from companion.vision.types import Frame
 
-__all__ = ["DIAGONAL", "Corner", "Pips", "count_pips", "pips_of", "shows_picture"]
+__all__ = ["DIAGONAL", "Corner", "Pips", "count_pips", "pips_between", "pips_of", "shows_picture"]
 
 Point = tuple[float, float]
 Corner = tuple[Point, Point]
@@ -120,16 +120,27 @@ def count_pips(image: Frame, first: Corner, second: Corner) -> int | None:
     ``first`` and ``second`` must be the two corners of one card, each printed turned half round from
     the other: the card's middle is the midpoint of their middles.
     """
+    found = pips_between(image, first, second)
+    return None if found is None else found.count
+
+
+def pips_between(image: Frame, first: Corner, second: Corner) -> Pips | None:
+    """The pips of the card whose two opposite index corners are ``first`` and ``second`` (see
+    :func:`count_pips`), their count and, as :func:`pips_of` gives them, their colour and shape; None
+    when the card's middle shows no plain count."""
     window = _window(image, first, second)
     if window is None:
         return None
     card, glyphs, reach = window
     seen = _card_white(card, glyphs)
-    found = None if seen is None else _marks(seen, glyphs, reach)
+    if seen is None:
+        return None
+    found = _marks(seen, glyphs, reach)
     if found is None:
         return None
     marks, (centre, along) = found
-    return _plain(marks, centre, along)
+    count = _plain(marks, centre, along)
+    return None if count is None else _suit_shape(card, seen[:2], count, marks, centre, along)
 
 
 def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:

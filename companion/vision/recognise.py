@@ -47,6 +47,7 @@ from companion.vision import cnn, pips
 from companion.vision import index as idx
 from companion.vision.cnn import Namer
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
+from companion.vision.pips import Pips
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
@@ -99,8 +100,15 @@ FINE_UNDER: Final = 1280
 PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
 COURT_RANKS: Final = ("J", "Q", "K")
+#: The red suits.
+RED: Final = ("d", "h")
 #: The confidence of a card named by its pips over its index's reading.
 PIP_CONFIDENCE: Final = 0.9
+#: An index at least this sure keeps its suit whatever its pips' outline looks like. Why: in dim light
+#: with a noisy sensor every pip's outline is ragged, notched as a club's or a heart's are (a spade's
+#: pips measured 0.14, a diamond's 0.25, where clean they measure under 0.045 and 0.06), while the
+#: networks read those cards' indices all but certainly (0.9999-1.0), and right.
+SURE_INDEX: Final = 0.99
 
 
 #: A filmed card counted is taken to lie still while its corners' places, in frame pixels divided by
@@ -176,7 +184,7 @@ class Recogniser:
         self.enlarge = enlarge
         #: Filmed frames: the pip counts and pictures of the last frame, by the two corners' names and
         #: places (see :meth:`_kept`).
-        self._counts: dict[_Still, int | None] = {}
+        self._counts: dict[_Still, Pips | None] = {}
         self._pictures: dict[_Still, bool] = {}
 
     # ------------------------------------------------------------------------------------ readings
@@ -363,7 +371,7 @@ class Recogniser:
             groups.append(group)
         cards = [(group, *_agree(group)) for group in groups]
         if self.pips:
-            counts: dict[_Still, int | None] = {}
+            counts: dict[_Still, Pips | None] = {}
             pictures: dict[_Still, bool] = {}
             cards = _counted(
                 cards,
@@ -372,7 +380,7 @@ class Recogniser:
                     counts,
                     a,
                     b,
-                    lambda: pips.count_pips(image, _corner(a, scale), _corner(b, scale)),
+                    lambda: pips.pips_between(image, _corner(a, scale), _corner(b, scale)),
                 ),
                 lambda a, b: self._kept(
                     self._pictures,
@@ -491,17 +499,22 @@ MIDDLE: Final = 0.75
 
 def _counted(
     cards: list[_Card],
-    count_pips: Callable[[_Reading, _Reading], int | None],
+    pips_between: Callable[[_Reading, _Reading], Pips | None],
     pictured: Callable[[_Reading, _Reading], bool],
 ) -> list[_Card]:
     """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
     number card whose two opposite corners are read: its pips counted where the count is plain
-    (``count_pips`` of the two corners: see :func:`pips.count_pips`), else, where one corner reads a
+    (``pips_between`` the two corners: see :func:`pips.pips_between`), else, where one corner reads a
     court, whether it shows a picture (``pictured``: see :func:`pips.shows_picture`).
 
     A count that differs from the rank read names the card instead, in the suit each index read: the
     suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
-    part a new typeface changes. A picture names it by the corner that reads a court. Corners are
+    part a new typeface changes. But where the index is less than SURE_INDEX sure and the pips'
+    outline plainly shows the other suit of its colour (see :func:`_by_pips`), that suit names the
+    card: a small card's index suit mark is a few pixels, its pips three times the size (the real eight
+    of clubs 87 pixels wide, its indices read as spades, 0.97 sure, by networks that had not seen that
+    deck, its pips plainly clubs). The colour is left to the index, which the networks and the ink's
+    saturation rarely mistake. A picture names it by the corner that reads a court. Corners are
     paired by where they lie, not by what they say, so a card whose two corners read two ranks (a 3 and
     a 5, a J and a 7) becomes one card. A picture is looked for only where a corner reads a court: the
     pips of a small number card run together into marks as large as some pictures' pieces.
@@ -517,7 +530,9 @@ def _counted(
         (a, b), j = partner
         pair = (out[k], out[j]) if j != k else (out[k],)
         court = next((card for card in pair if card[1][:-1] in COURT_RANKS), None)
-        count = count_pips(a, b)
+        found = pips_between(a, b)
+        count = None if found is None else found.count
+        shown = _by_pips(found)
         if count is None and (court is None or not pictured(a, b)):
             k += 1
             continue
@@ -525,8 +540,17 @@ def _counted(
         for group, label, conf in pair:
             if count is None and court is not None:
                 label, conf = court[1], court[2]
-            elif count is not None and PIP_RANKS.get(label[:-1]) != count:
-                label, conf = f"{PIP_NAMES[count]}{label[-1]}", PIP_CONFIDENCE
+            elif count is not None:
+                suit = label[-1]
+                if (
+                    shown is not None
+                    and conf < SURE_INDEX
+                    and shown[-1] != suit
+                    and (shown[-1] in RED) == (suit in RED)
+                ):
+                    suit = shown[-1]
+                if PIP_RANKS.get(label[:-1]) != count or suit != label[-1]:
+                    label, conf = f"{PIP_NAMES[count]}{suit}", PIP_CONFIDENCE
             before = merged.get(label)
             merged[label] = (
                 (group, label, conf) if before is None else (before[0] + group, label, max(before[2], conf))
@@ -690,7 +714,7 @@ def _scaled(
     )
 
 
-def _by_pips(found: pips.Pips | None) -> str | None:
+def _by_pips(found: Pips | None) -> str | None:
     """The card a face's pips name (see :func:`pips.pips_of`), or None unless its suit is plain too.
 
     The colour halves the suits; the pips' outline tells the two of a colour apart. A club's lobes

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from companion.app.deck import load_deck
-from companion.vision.pips import count_pips, pips_of, shows_picture
-from companion.vision.recognise import Recogniser
+from companion.vision.index import Candidate
+from companion.vision.pips import Pips, count_pips, pips_of, shows_picture
+from companion.vision.recognise import Recogniser, _counted, _Reading
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import UNKNOWN
 
@@ -216,6 +217,38 @@ def test_a_card_lying_alone_is_named_by_its_pips_over_its_index(recogniser: Reco
     frame = compose(wood(1280, 720, seed=5), [_misprinted("5d", "3d")], [Placement(640, 360, 25, 170)])
     assert [s.label for s in Recogniser(pips=False).detect(frame) if s.card] == ["5d"]
     assert [s.label for s in recogniser.detect(frame) if s.card] == ["3d"]
+
+
+def _corners_read(label: str, confidence: float) -> list:
+    """A card's two index corners read as ``label``, each turned half round from the other and placed
+    as a card's are, as the recogniser holds them: one card to check by its middle."""
+    top = Candidate((100.0, 100.0), (100.0, 125.0), 20.0)
+    bottom = Candidate((300.0, 400.0), (300.0, 375.0), 20.0)
+    return [
+        ([_Reading(top, label, confidence, 0.0), _Reading(bottom, label, confidence, 0.0)], label, confidence)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("read", "confidence", "shown", "named"),
+    [
+        ("8s", 0.97, Pips(8, False, 0.13, 0.56), "8c"),  # unsure index, pips plainly clubs: clubs
+        ("8s", 1.0, Pips(8, False, 0.13, 0.56), "8s"),  # a sure index keeps its suit
+        ("8s", 0.97, Pips(8, True, 0.13, 0.4), "8s"),  # the colour is the index's, never the pips'
+        ("6d", 0.9, Pips(6, True, 0.15, 0.42), "6h"),  # a heart's cleft
+        ("6h", 0.9, Pips(6, True, 0.03, 0.5), "6d"),  # a diamond's plain sides, weight in the middle
+        ("4c", 0.9, Pips(4, False, 0.05, 0.55), "4c"),  # between a club's notches and a spade's: kept
+        ("5c", 0.9, Pips(3, False, 0.02, 0.55), "3s"),  # three spade pips: a three of spades
+    ],
+)
+def test_an_unsure_index_takes_the_suit_its_pips_plainly_show(
+    read: str, confidence: float, shown: Pips, named: str
+) -> None:
+    """Where both corners of a card read one name, less than all but certainly, the pips' outline
+    settles the suit within the index's colour (a small card's index suit mark is a few pixels, its
+    pips three times as large); the count settles the rank."""
+    cards = _counted(_corners_read(read, confidence), lambda a, b: shown, lambda a, b: False)
+    assert [label for _, label, _ in cards] == [named]
 
 
 @pytest.mark.parametrize(
