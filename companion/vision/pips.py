@@ -27,7 +27,16 @@ import numpy.typing as npt
 from companion.vision.index import Candidate, suit_notches
 from companion.vision.types import Frame
 
-__all__ = ["DIAGONAL", "Corner", "Pips", "count_pips", "pips_between", "pips_of", "shows_picture"]
+__all__ = [
+    "DIAGONAL",
+    "Corner",
+    "Pips",
+    "count_pips",
+    "picture_share",
+    "pips_between",
+    "pips_of",
+    "shows_picture",
+]
 
 Point = tuple[float, float]
 Corner = tuple[Point, Point]
@@ -145,30 +154,38 @@ def pips_between(image: Frame, first: Corner, second: Corner) -> Pips | None:
 
 def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
     """Whether the card whose opposite index corners are ``first`` and ``second`` shows a picture in
-    its middle, as a court card does: one mark there covering more than PICTURE of it (its four
-    corners, where indices are printed, left out). False where no card of a card's shape lies whole.
+    its middle, as a court card does: one mark there covering more than PICTURE of it (see
+    :func:`picture_share`).
 
     Why: two corners of one card read as a court and as a number (a jumbo "J" read as a 7, a serif "K"
     as a 10) are told apart by the card's middle, and where the pips cannot be counted (a court's
     picture gives no count) the picture itself says which.
     """
+    share = picture_share(image, first, second)
+    return share is not None and share > PICTURE
+
+
+def picture_share(image: Frame, first: Corner, second: Corner) -> float | None:
+    """The share of the middle of the card whose opposite index corners are ``first`` and ``second``
+    (its four corners, where indices are printed, left out) that its largest mark covers; None where no
+    card of a card's shape lies whole there, or it is not the card both corners were read on."""
     window = _window(image, first, second)
     if window is None:
-        return False
+        return None
     card, glyphs, _ = window
     seen = _card_white(card, glyphs)
     if seen is None:
-        return False
+        return None
     hsv, paper, (face, centre, across, along) = seen
     # The card found must be the one both corners were read on (a card in a row lies between one
     # card's bottom corner and the next's top).
     if not _read_on(glyphs, centre, across, along):
-        return False
+        return None
     middle = _middle(face, centre, across, along)
     ink = (_ink(hsv, paper) & middle).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
-    return largest > PICTURE * int(middle.sum())
+    return largest / max(int(middle.sum()), 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +308,8 @@ def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Po
 #: it up to about 85; whitest pixels more coloured than CAST are a tinted print (a back), not a light.
 TINTED: Final = 40
 CAST: Final = 100
+#: Card white's saturation is under this (0-255), whatever its brightness.
+PALE: Final = 60
 
 
 def balanced(picture: Frame) -> Frame:
@@ -326,12 +345,21 @@ def _card_white(card: Frame, glyphs: Sequence[Point] = ()) -> _White | None:
     size = card.shape[0]
     quarter = size // 4
     hsv = np.asarray(cv2.cvtColor(balanced(card), cv2.COLOR_BGR2HSV), np.uint8)
-    paper = float(np.percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90))
+    middle = hsv[quarter : size - quarter, quarter : size - quarter]
+    paper = float(np.percentile(middle[..., 2], 90))
     if paper < 60:
         return None
     found = _face(hsv, paper) or (_face_apart(card, hsv, paper, glyphs) if glyphs else None)
     if found is None:
-        return None
+        # A lamp's glare on the card sets the brightest tenth, and the rest of its white, dimmer than
+        # three quarters of that, is not seen as white: the pale pixels' median is card white then.
+        pale = middle[..., 1] < PALE
+        if pale.mean() < 0.5:
+            return None
+        paper = float(np.median(middle[..., 2][pale]))
+        found = _face(hsv, paper) or (_face_apart(card, hsv, paper, glyphs) if glyphs else None)
+        if found is None:
+            return None
     return hsv, paper, found
 
 
@@ -468,7 +496,7 @@ def _face(hsv: npt.NDArray[np.uint8], paper: float) -> _Found | None:
 
 def _white(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.uint8]:
     """Card white, ``paper`` bright: pale, and at least three quarters as bright."""
-    return ((hsv[..., 1] < 60) & (hsv[..., 2] > 0.75 * paper)).astype(np.uint8)
+    return ((hsv[..., 1] < PALE) & (hsv[..., 2] > 0.75 * paper)).astype(np.uint8)
 
 
 def _face_apart(

@@ -21,9 +21,10 @@ How a frame is read, and why:
    what is freed is read the same way.
 3. Overlapping guesses of one index are merged (the best is kept); the two indices printed on one card
    (top-left and, turned half round, bottom-right) are merged into one sighting of that card. Where
-   both corners of a number card are read, its pips are counted (:mod:`companion.vision.pips`), and a
-   plain count that differs from the rank read names the card: a deck never seen in training can
-   print a rank glyph the networks misread with full confidence, but not a three with five pips.
+   both corners of a card are read, its pips are counted (:mod:`companion.vision.pips`), and a plain
+   count that differs from the rank read names the card: a deck never seen in training can print a
+   rank glyph the networks misread with full confidence, but not a three with five pips. A number
+   read on a card showing a court's picture is reported unread.
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib.
 5. A reading the network is not sure of is reported as ``"unknown"`` rather than guessed: a misread
    card is a wrong score, an unknown one is only a prompt to look again.
@@ -185,7 +186,7 @@ class Recogniser:
         #: Filmed frames: the pip counts and pictures of the last frame, by the two corners' names and
         #: places (see :meth:`_kept`).
         self._counts: dict[_Still, Pips | None] = {}
-        self._pictures: dict[_Still, bool] = {}
+        self._pictures: dict[_Still, float | None] = {}
 
     # ------------------------------------------------------------------------------------ readings
     def _read(self, image: Frame, scale: float, outlines: bool = True) -> list[_Reading]:
@@ -372,7 +373,8 @@ class Recogniser:
         cards = [(group, *_agree(group)) for group in groups]
         if self.pips:
             counts: dict[_Still, Pips | None] = {}
-            pictures: dict[_Still, bool] = {}
+            pictures: dict[_Still, float | None] = {}
+            unsure = [r for r in readings if not r.accepted and r.not_index < UNKNOWN_BELOW]
             cards = _counted(
                 cards,
                 lambda a, b: self._kept(
@@ -387,15 +389,17 @@ class Recogniser:
                     pictures,
                     a,
                     b,
-                    lambda: pips.shows_picture(image, _corner(a, scale), _corner(b, scale)),
+                    lambda: pips.picture_share(image, _corner(a, scale), _corner(b, scale)),
                 ),
+                unsure,
             )
             self._counts, self._pictures = counts, pictures
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             sightings.append(Sighting(label, round(conf, 3), _scaled(_outline(group, pts), 1.0, size)))
+        counted = {id(r) for group, _, _ in cards for r in group}
         for r in readings:
-            if not r.accepted and r.not_index < UNKNOWN_BELOW:
+            if not r.accepted and r.not_index < UNKNOWN_BELOW and id(r) not in counted:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
                 if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
                     continue
@@ -500,31 +504,45 @@ MIDDLE: Final = 0.75
 def _counted(
     cards: list[_Card],
     pips_between: Callable[[_Reading, _Reading], Pips | None],
-    pictured: Callable[[_Reading, _Reading], bool],
+    pictured: Callable[[_Reading, _Reading], float | None],
+    unsure: Sequence[_Reading] = (),
 ) -> list[_Card]:
     """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
-    number card whose two opposite corners are read: its pips counted where the count is plain
-    (``pips_between`` the two corners: see :func:`pips.pips_between`), else, where one corner reads a
-    court, whether it shows a picture (``pictured``: see :func:`pips.shows_picture`).
+    card whose two opposite corners are read, whatever rank they read: its pips counted where the count
+    is plain (``pips_between`` the two corners: see :func:`pips.pips_between`), else how much of it
+    its largest mark covers (``pictured``: see :func:`pips.picture_share`), a court's picture.
 
     A count that differs from the rank read names the card instead, in the suit each index read: the
     suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
-    part a new typeface changes. But where the index is less than SURE_INDEX sure and the pips'
-    outline plainly shows the other suit of its colour (see :func:`_by_pips`), that suit names the
-    card: a small card's index suit mark is a few pixels, its pips three times the size (the real eight
-    of clubs 87 pixels wide, its indices read as spades, 0.97 sure, by networks that had not seen that
-    deck, its pips plainly clubs). The colour is left to the index, which the networks and the ink's
-    saturation rarely mistake. A picture names it by the corner that reads a court. Corners are
-    paired by where they lie, not by what they say, so a card whose two corners read two ranks (a 3 and
-    a 5, a J and a 7) becomes one card. A picture is looked for only where a corner reads a court: the
-    pips of a small number card run together into marks as large as some pictures' pieces.
+    part a new typeface changes. But where the index is in doubt (a corner less than SURE_INDEX sure,
+    or its two corners reading two suits) and the pips' outline plainly shows the other suit of its
+    colour (see :func:`_by_pips`), that suit names the card (see :func:`_counted_name`): a small
+    card's index suit mark is a few pixels, its pips three times the size (the real eight of clubs 87
+    pixels wide, its indices read as spades, 0.97 sure, by networks that had not seen that deck, its
+    pips plainly clubs). The colour is left to the index, which the networks and the ink's saturation
+    rarely mistake. A picture names it by the corner that reads a court. Corners are paired by where
+    they lie, not by what they say, so a card whose two corners read two ranks (a 3 and a 5, a J and a
+    7) becomes one card; lying whole, with no count and no picture, it is reported unread. A card read
+    as a court at both corners whose pips are plainly counted is that number card (a glyph read as a
+    court's letter); one read as a number at both whose middle shows a picture is reported unread (a
+    serif "K" read as a "10": which court it is, nothing read says). That picture must be larger than
+    where a corner reads a court (OVERRULING_PICTURE): the pips of a small number card run together
+    into marks as large as some pictures' pieces.
     """
     out = list(cards)
     k = 0
     while k < len(out):
         group, label, _ = out[k]
-        partner = _opposite_corner(k, out) if label[:-1] in PIP_RANKS else None
+        rank = label[:-1]
+        partner = (
+            _opposite_corner(k, out)
+            if rank in PIP_RANKS
+            else _own_corners(group, k)
+            if rank in COURT_RANKS
+            else None
+        )
         if partner is None:
+            out[k] = _counted_with_unsure(out[k], unsure, pips_between)
             k += 1
             continue
         (a, b), j = partner
@@ -533,24 +551,29 @@ def _counted(
         found = pips_between(a, b)
         count = None if found is None else found.count
         shown = _by_pips(found)
-        if count is None and (court is None or not pictured(a, b)):
+        picture = None if count is not None or (court is not None and j == k) else pictured(a, b)
+        shows = picture is not None and picture > (OVERRULING_PICTURE if court is None else pips.PICTURE)
+        # Two names on the corners of one card lying whole, and its middle says neither.
+        torn = count is None and not shows and picture is not None and j != k
+        if count is None and not shows and not torn:
+            # No plain count, no picture, no card whole: a card too small or too covered to count
+            # stands as read, as does a court read at both corners whose middle is no number card's.
             k += 1
             continue
+        two_suits = len({card[1][-1] for card in pair}) > 1
         merged: dict[str, _Card] = {}
         for group, label, conf in pair:
-            if count is None and court is not None:
+            if count is None and (court is None or torn):
+                # Read as a number at both corners, or as two numbers, it shows a court's picture: a
+                # court whose rank glyph was misread (a serif "K" as a "10"). Which court is not known,
+                # nor which of two names is right where its middle says neither.
+                label, conf = UNKNOWN, PIP_CONFIDENCE
+            elif count is None and court is not None:
                 label, conf = court[1], court[2]
             elif count is not None:
-                suit = label[-1]
-                if (
-                    shown is not None
-                    and conf < SURE_INDEX
-                    and shown[-1] != suit
-                    and (shown[-1] in RED) == (suit in RED)
-                ):
-                    suit = shown[-1]
-                if PIP_RANKS.get(label[:-1]) != count or suit != label[-1]:
-                    label, conf = f"{PIP_NAMES[count]}{suit}", PIP_CONFIDENCE
+                named = _counted_name(label, group, count, shown, two_suits)
+                if named != label:
+                    label, conf = named, PIP_CONFIDENCE
             before = merged.get(label)
             merged[label] = (
                 (group, label, conf) if before is None else (before[0] + group, label, max(before[2], conf))
@@ -562,29 +585,92 @@ def _counted(
     return out
 
 
+#: A card read as a number at both corners (or whose two corners read two numbers) and not counted is
+#: taken for a court whose rank glyph was misread when one mark covers more than this share of its
+#: middle (see :func:`pips.picture_share`); a card with a corner read as a court needs only
+#: pips.PICTURE. Why higher: nothing read says "court" then, and a number card whose pips run together
+#: makes a large mark too. Measured on cards alone on the table, 70-200 pixels wide, at three turns
+#: each: the demo deck's nines up to 0.071 (a 9 of spades at 90 pixels and a 9 of clubs at 140 were
+#: otherwise reported unread); the real deck's courts printed with a number's index, kings 0.22-0.26,
+#: jacks 0.09-0.35, queens (a picture in small pieces) 0.05-0.13.
+OVERRULING_PICTURE: Final = 0.1
+
+
+def _counted_with_unsure(
+    card: _Card, unsure: Sequence[_Reading], pips_between: Callable[[_Reading, _Reading], Pips | None]
+) -> _Card:
+    """``card``, read at one corner only, counted against an index read unsurely (``unsure``: too
+    unsure to name anything) at its opposite corner, where there is one and the count is plain; that
+    reading then belongs to the card.
+
+    Why: an unfamiliar typeface can be read wrongly at one corner and not at all at the other (a real
+    three of clubs lying alone, read "5c" at 0.997 and at its other corner nothing over 0.44 sure, by
+    networks that had not seen its deck). An unsure reading still says where an index lies, and so
+    where the card's middle is.
+    """
+    group, label, conf = card
+    if len(group) != 1 or not unsure:
+        return card
+    a = group[0]
+    other = next((u for u in unsure if _opposite(a, u)), None)
+    found = None if other is None else pips_between(a, other)
+    if other is None or found is None:
+        return card
+    named = _counted_name(label, group, found.count, _by_pips(found), False)
+    return ([a, other], named, conf if named == label else PIP_CONFIDENCE)
+
+
+def _counted_name(label: str, group: list[_Reading], count: int, shown: str | None, two_suits: bool) -> str:
+    """The name of a card read as ``label`` (by the readings ``group``) whose pips are plainly ``count``
+    (and, if ``shown``, plainly of that card's suit: see :func:`_by_pips`), where its corners read
+    ``two_suits`` or one.
+
+    The count names the rank. The suit is the index's unless the pips plainly show the other of its
+    colour and the index is in doubt: its least sure corner under SURE_INDEX, or its two corners
+    reading two suits, when without the pips' word the card is not named at all.
+    """
+    suit = label[-1]
+    plain = shown is not None and (shown[-1] in RED) == (suit in RED)
+    if shown is not None and plain and (two_suits or min(r.confidence for r in group) < SURE_INDEX):
+        suit = shown[-1]
+    elif two_suits:
+        return UNKNOWN
+    return f"{PIP_NAMES[count]}{suit}"
+
+
+def _own_corners(group: list[_Reading], k: int) -> tuple[tuple[_Reading, _Reading], int] | None:
+    """Two readings of card ``k`` (its readings ``group``) at opposite corners of it, or None."""
+    own = [(a, b) for a in group for b in group if b is not a and _opposite(a, b)]
+    return (own[0], k) if own else None
+
+
 def _opposite_corner(k: int, cards: Sequence[_Card]) -> tuple[tuple[_Reading, _Reading], int] | None:
     """Two readings at opposite corners of one card, the first of card ``k``'s, and which of ``cards``
     holds the second, or None.
 
     The card's own two corners first. Failing those, a lone corner of another number card or of a
-    court card of the same suit, itself with no opposite corner of its own name: one card whose corners
-    read two ranks. (Any corner lying opposite would not do: the bottom corner of one card in a row and
-    the top corner of the next lie so too.)
+    court card of the same suit, or else of the other suit of its colour, itself with no opposite
+    corner of its own name: one card whose corners read two ranks, or two suits (a small club's few
+    pixels read as a spade's). (Any corner lying opposite would not do: the bottom corner of one card
+    in a row and the top corner of the next lie so too.)
     """
     group = cards[k][0]
-    own = [(a, b) for a in group for b in group if b is not a and _opposite(a, b)]
-    if own:
-        return own[0], k
+    own = _own_corners(group, k)
+    if own is not None:
+        return own
     if len(group) != 1:
         return None
     a = group[0]
-    for n, (other, label, _) in enumerate(cards):
-        if n == k or len(other) != 1 or label[-1] != a.label[-1]:
-            continue
-        if label[:-1] not in PIP_RANKS and label[:-1] not in COURT_RANKS:
-            continue
-        if _opposite(a, other[0]):
-            return (a, other[0]), n
+    for same_suit in (True, False):
+        for n, (other, label, _) in enumerate(cards):
+            if n == k or len(other) != 1 or (label[-1] == a.label[-1]) != same_suit:
+                continue
+            if (label[-1] in RED) != (a.label[-1] in RED):
+                continue
+            if label[:-1] not in PIP_RANKS and label[:-1] not in COURT_RANKS:
+                continue
+            if _opposite(a, other[0]):
+                return (a, other[0]), n
     return None
 
 

@@ -3,6 +3,8 @@ an ace, a court card, a covered card or a blur gives no count rather than a wron
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -251,6 +253,123 @@ def test_an_unsure_index_takes_the_suit_its_pips_plainly_show(
     assert [label for _, label, _ in cards] == [named]
 
 
+@pytest.mark.parametrize(("count", "named"), [(3, "3c"), (5, "5c"), (None, "5c")])
+def test_a_card_read_at_one_corner_is_counted_against_an_unsure_reading_at_the_other(
+    count: int | None, named: str
+) -> None:
+    """A card read "5c" at one corner whose other corner holds an index read too unsurely to name (a
+    typeface never seen): that reading still says where the card's middle is, and a plain count of its
+    pips names the card; the unsure reading is then part of it, not reported as a card of its own."""
+    (top, bottom), _, _ = _corners_read("5c", 0.997)[0]
+    unsure = replace(bottom, label="3c", confidence=0.44)
+    shown = None if count is None else Pips(count, False, 0.13, 0.55)
+    out = _counted([([top], "5c", 0.997)], lambda a, b: shown, lambda a, b: None, [unsure])
+    assert [(label, len(group)) for group, label, _ in out] == [(named, 1 if count is None else 2)]
+    assert _counted([([top], "5c", 0.997)], lambda a, b: shown, lambda a, b: None)[0][1] == "5c"
+
+
+@pytest.mark.parametrize(
+    ("second", "shown", "named"),
+    [
+        ("4s", Pips(4, False, 0.13, 0.52), ["4c"]),  # two suits read, the pips plainly clubs: clubs
+        ("4s", Pips(4, False, float("nan"), float("nan")), [UNKNOWN]),  # pips say no suit: not named
+        ("4c", Pips(4, False, 0.02, 0.52), ["4s"]),  # one corner unsure, pips plainly spades
+        ("4c", Pips(4, False, float("nan"), float("nan")), ["4c"]),  # the index's own suit
+    ],
+)
+def test_a_card_whose_corners_read_two_suits_or_one_unsurely_takes_the_suit_its_pips_show(
+    second: str, shown: Pips, named: list[str]
+) -> None:
+    """One corner read "4c" all but certainly and the other ``second`` at 0.945 (a small club's few
+    pixels read as a spade's under a slanting webcam): where the corners disagree the pips' outline
+    settles the suit, or nothing does; where they agree, the least sure corner is what is in doubt."""
+    (top, bottom), _, _ = _corners_read("4c", 1.0)[0]
+    low = replace(bottom, label=second, confidence=0.945)
+    cards = [([top], "4c", 1.0), ([low], second, 0.945)] if second != "4c" else [([top, low], "4c", 1.0)]
+    out = _counted(cards, lambda a, b: shown, lambda a, b: None)
+    assert [label for _, label, _ in out] == named
+
+
+@pytest.mark.parametrize(
+    ("read", "count", "picture", "named"),
+    [
+        ("Jh", 7, 0.0, "7h"),  # a court read at both corners, seven plain pips: the seven
+        ("Kd", None, 0.3, "Kd"),  # no count, a picture: the court stands
+        ("10s", None, 0.25, UNKNOWN),  # a number read at both corners, a king's picture: not named
+        ("9c", None, 0.08, "9c"),  # a mark such as a nine's pips run together make: the nine stands
+        ("4d", None, 0.0, "4d"),  # no count, no picture (a small card): stands as read
+    ],
+)
+def test_a_card_read_at_both_corners_is_checked_by_its_middle_whatever_rank_is_read(
+    read: str, count: int | None, picture: float, named: str
+) -> None:
+    """A deck never seen in training can print a number glyph read as a court's letter, or a court's
+    read as a number, at both corners alike: the middle says which it is, pips or a picture."""
+    shown = None if count is None else Pips(count, read[-1] in "dh", float("nan"), float("nan"))
+    cards = _counted(_corners_read(read, 0.999), lambda a, b: shown, lambda a, b: picture)
+    assert [label for _, label, _ in cards] == [named]
+
+
+@pytest.mark.parametrize(("picture", "named"), [(0.02, [UNKNOWN]), (None, ["3h", "5h"])])
+def test_a_whole_card_whose_corners_read_two_ranks_and_its_middle_neither_is_not_named(
+    picture: float | None, named: list[str]
+) -> None:
+    """Two corners read as a 3 and a 5 lying as one card's: where the card lies whole between them but
+    its pips cannot be counted and it shows no picture, one of the two names is wrong and nothing
+    says which, so the card is reported unread; where no whole card lies there they may be two cards."""
+    (top, bottom), label, conf = _corners_read("3h", 0.98)[0]
+    cards = [([top], label, conf), ([replace(bottom, label="5h")], "5h", conf)]
+    out = _counted(cards, lambda a, b: None, lambda a, b: picture)
+    assert sorted(label for _, label, _ in out) == named
+
+
+@pytest.mark.parametrize(("index_of", "card"), [("5h", "3h"), ("3d", "5d")])
+def test_a_card_whose_corners_read_two_ranks_under_glare_is_reported_unread(
+    recogniser: Recogniser, index_of: str, card: str
+) -> None:
+    """One corner of a real card printed with another rank's index, and a lamp's glare on its middle so
+    that its pips give no count: one card, named neither way."""
+    for angle in (10, 130, 250):
+        frame = compose(
+            np.full((720, 1280, 3), 120, np.uint8),
+            [_misprinted(index_of, card, both=False)],
+            [Placement(640, 360, angle, 150)],
+        )
+        lit = _lit(frame, (1.0, 1.0, 1.0), glare=(640, 360, 0.25 * 150))
+        assert sorted(s.label for s in Recogniser(pips=False).detect(lit)) == sorted([index_of, card])
+        assert [s.label for s in recogniser.detect(lit)] == [UNKNOWN], angle
+
+
+@pytest.mark.parametrize(
+    ("index_of", "card", "width"),
+    [("Jh", "7h", 110), ("Qc", "8c", 170), ("Jd", "4d", 110), ("Kh", "6h", 140)],
+)
+def test_a_number_card_read_as_a_court_at_both_corners_is_named_by_its_pips(
+    recogniser: Recogniser, index_of: str, card: str, width: int
+) -> None:
+    """Both corners of a real number card printed with a court's index, at three turns: its pips name it."""
+    for angle in (20, 200, 290):
+        frame = compose(
+            wood(1280, 720, seed=angle), [_misprinted(index_of, card)], [Placement(640, 360, angle, width)]
+        )
+        assert [s.label for s in Recogniser(pips=False).detect(frame) if s.card] == [index_of]
+        assert [s.label for s in recogniser.detect(frame) if s.card] == [card], angle
+
+
+@pytest.mark.parametrize(("index_of", "card", "width"), [("10s", "Ks", 110), ("10d", "Kd", 170)])
+def test_a_court_read_as_a_number_at_both_corners_is_not_named(
+    recogniser: Recogniser, index_of: str, card: str, width: int
+) -> None:
+    """Both corners of a real king printed with a ten's index, at three turns: its picture shows it is
+    no ten, and which court it is nothing read says, so it is reported unread, never as the ten."""
+    for angle in (20, 200, 290):
+        frame = compose(
+            wood(1280, 720, seed=angle), [_misprinted(index_of, card)], [Placement(640, 360, angle, width)]
+        )
+        assert [s.label for s in Recogniser(pips=False).detect(frame) if s.card] == [index_of]
+        assert [s.label for s in recogniser.detect(frame)] == [UNKNOWN], angle
+
+
 @pytest.mark.parametrize(
     ("index_of", "card", "seed", "angle"),
     [
@@ -283,7 +402,7 @@ def test_a_covered_card_keeps_its_index_reading(recogniser: Recogniser) -> None:
     assert sorted(s.label for s in recogniser.detect(frame) if s.card) == ["5d", "Kc"]
 
 
-@pytest.mark.parametrize("width", [110, 200])
+@pytest.mark.parametrize("width", [90, 110, 140, 200])
 def test_counting_never_turns_a_right_reading_wrong(recogniser: Recogniser, width: int) -> None:
     """Each card of the real deck and of the demo deck, alone on the table at a turn of its own: every
     card its index names right is still named right, and alone, with its pips counted."""
@@ -416,3 +535,19 @@ def test_a_pip_washed_pale_by_glare_gives_no_count(name: str) -> None:
         for gains in ((1.0, 1.0, 1.0), (0.81, 1.0, 1.16)):
             lit = _lit(frame, gains, glare=(640, 360, 0.25 * width))
             assert count_pips(lit, first, second) in (None, int(name[:-1])), (width, gains)
+
+
+@pytest.mark.parametrize("name", ["2c", "3c", "4s"])
+def test_a_card_in_dim_light_with_glare_beside_its_pips_is_counted(name: str) -> None:
+    """In dim light a lamp's glare beside the pips is the brightest part of the card by far, and the
+    rest of its white, dimmer than three quarters of the glare, was not seen as card white: no card, no
+    count. The count is had from the white as it is away from the glare."""
+    card, indices = crop(name), _real_indices(name)
+    h, w = card.shape[:2]
+    for width in (110, 150):
+        for k, (dx, dy) in ((0, (0.3, 0.2)), (2, (0.0, 0.3))):
+            p = Placement(640, 360, 35 * k + 15, width)
+            frame = compose(wood(1280, 720, seed=k), [card], [p])
+            first, second = (tuple(_placed([r, s], (w, h), p)) for r, s in indices)
+            lit = _lit(frame, (0.7, 0.7, 0.7), glare=(640 + dx * width, 360 + dy * width, 0.3 * width))
+            assert count_pips(lit, first, second) == int(name[:-1]), (width, k)
