@@ -346,21 +346,18 @@ def _card_white(card: Frame, glyphs: Sequence[Point] = ()) -> _White | None:
     quarter = size // 4
     hsv = np.asarray(cv2.cvtColor(balanced(card), cv2.COLOR_BGR2HSV), np.uint8)
     middle = hsv[quarter : size - quarter, quarter : size - quarter]
-    paper = float(np.percentile(middle[..., 2], 90))
-    if paper < 60:
+    brightest = float(np.percentile(middle[..., 2], 90))
+    if brightest < 60:
         return None
-    found = _face(hsv, paper) or (_face_apart(card, hsv, paper, glyphs) if glyphs else None)
-    if found is None:
-        # A lamp's glare on the card sets the brightest tenth, and the rest of its white, dimmer than
-        # three quarters of that, is not seen as white: the pale pixels' median is card white then.
-        pale = middle[..., 1] < PALE
-        if pale.mean() < 0.5:
-            return None
-        paper = float(np.median(middle[..., 2][pale]))
+    # A lamp's glare on the card can set the brightest tenth, and the rest of its white, dimmer than
+    # three quarters of that, is then not seen as white: the pale pixels' median is card white then.
+    pale = middle[..., 1] < PALE
+    papers = [brightest] if pale.mean() < 0.5 else [brightest, float(np.median(middle[..., 2][pale]))]
+    for paper in papers:
         found = _face(hsv, paper) or (_face_apart(card, hsv, paper, glyphs) if glyphs else None)
-        if found is None:
-            return None
-    return hsv, paper, found
+        if found is not None:
+            return hsv, paper, found
+    return None
 
 
 def _ink(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:

@@ -630,8 +630,8 @@ def _counted_name(label: str, group: list[_Reading], count: int, shown: str | No
     reading two suits, when without the pips' word the card is not named at all.
     """
     suit = label[-1]
-    plain = shown is not None and (shown[-1] in RED) == (suit in RED)
-    if shown is not None and plain and (two_suits or min(r.confidence for r in group) < SURE_INDEX):
+    in_doubt = two_suits or min(r.confidence for r in group) < SURE_INDEX
+    if shown is not None and (shown[-1] in RED) == (suit in RED) and in_doubt:
         suit = shown[-1]
     elif two_suits:
         return UNKNOWN
@@ -661,16 +661,15 @@ def _opposite_corner(k: int, cards: Sequence[_Card]) -> tuple[tuple[_Reading, _R
     if len(group) != 1:
         return None
     a = group[0]
-    for same_suit in (True, False):
-        for n, (other, label, _) in enumerate(cards):
-            if n == k or len(other) != 1 or (label[-1] == a.label[-1]) != same_suit:
-                continue
-            if (label[-1] in RED) != (a.label[-1] in RED):
-                continue
-            if label[:-1] not in PIP_RANKS and label[:-1] not in COURT_RANKS:
-                continue
-            if _opposite(a, other[0]):
-                return (a, other[0]), n
+    # Corners of the same suit first, then of the other suit of its colour.
+    for n in sorted(range(len(cards)), key=lambda n: cards[n][1][-1] != a.label[-1]):
+        other, label = cards[n][0], cards[n][1]
+        if n == k or len(other) != 1 or (label[-1] in RED) != (a.label[-1] in RED):
+            continue
+        if label[:-1] not in PIP_RANKS and label[:-1] not in COURT_RANKS:
+            continue
+        if _opposite(a, other[0]):
+            return (a, other[0]), n
     return None
 
 
