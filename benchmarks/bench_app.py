@@ -150,12 +150,12 @@ def card_to_outputs(board_url: str | None, games: int) -> tuple[list[float], lis
     return to_board, to_web, to_both
 
 
-def frame_to_outputs(frames_limit: int) -> str:
+def frame_to_outputs(frames_limit: int, figures: dict[str, object] | None = None) -> str:
     """The demo film through the real recognition and tracker into the loop (virtual board, scoreboard hub).
 
     For each card reported: the tracker's debounce (film time from the first frame showing the card at
     rest to the frame that reports it) plus the wall time of reading that frame and the loop showing the
-    result on the board and the scoreboard.
+    result on the board and the scoreboard.  Its medians go into ``figures`` when one is given.
     """
     try:
         from companion.vision.recognise import Recogniser
@@ -203,6 +203,10 @@ def frame_to_outputs(frames_limit: int) -> str:
     if not totals:
         return f"no card was reported in {frames} frames"
     debounce_ms = statistics.median(debounces) * 1000
+    if figures is not None:
+        figures["filmed frame read, ms, median"] = round(statistics.median(detect_ms), 1)
+        figures["filmed card landed to outputs, ms, median"] = round(statistics.median(totals) * 1000)
+        figures["of that, the tracker's wait for a card at rest, ms"] = round(debounce_ms)
     return (
         f"{frames} frames of the demo film: recognition median {statistics.median(detect_ms):.1f} ms per "
         f"1280x720 frame (worst {max(detect_ms):.1f}); {len(totals)} cards reported\n"
@@ -214,14 +218,24 @@ def frame_to_outputs(frames_limit: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args()
     runs, games = (3, 1) if args.quick else (7, 3)
+    figures: dict[str, object] = {}
+
+    def median_ms(values: list[float]) -> float:
+        return round(statistics.median(values) * 1000, 1)
+
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print("start-up of crib play to ready:")
-    print("  without the scoreboard  ", _summary(startup(runs, serve=False)))
-    print("  serving the scoreboard  ", _summary(startup(runs, serve=True)))
+    alone, serving = startup(runs, serve=False), startup(runs, serve=True)
+    print("  without the scoreboard  ", _summary(alone))
+    print("  serving the scoreboard  ", _summary(serving))
+    figures["start-up to ready, ms, median"] = median_ms(alone)
+    figures["start-up to ready serving the scoreboard, ms, median"] = median_ms(serving)
     print("a landed card to the outputs (virtual board, scoreboard over HTTP):")
     board, web, both = card_to_outputs(None, games)
+    figures["landed card to virtual board and scoreboard, ms, median"] = median_ms(both)
     print("  board latched           ", _summary(board))
     print("  scoreboard received     ", _summary(web))
     print("  both                    ", _summary(both))
@@ -232,13 +246,16 @@ def main() -> None:
         print("a landed card to the outputs (the real firmware in simavr, at 115200 baud on the wire):")
         with SimulatedBoard() as sim:
             board, web, both = card_to_outputs(sim.port, 1)
+        figures["landed card to board in the simulator and scoreboard, ms, median"] = median_ms(both)
         print("  board latched           ", _summary(board))
         print("  scoreboard received     ", _summary(web))
         print("  both                    ", _summary(both))
     else:
         print(f"(firmware simulator not built: {harness}; run make -C firmware all)")
     print("a card landing, filmed, to the outputs (real recognition, tracker, loop, board, scoreboard):")
-    print("  " + frame_to_outputs(150 if args.quick else 600))
+    print("  " + frame_to_outputs(150 if args.quick else 600, figures))
+    if args.json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ Needs ``make -C firmware all``. Run: ``.venv/bin/python benchmarks/bench_board.p
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -72,6 +73,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--updates", type=int, default=200)
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args()
     try:
         flash, ram = firmware_size()
@@ -108,6 +110,17 @@ def main() -> int:
         f"{statistics.median(rates):.1f} updates/s sustained; target < {TARGET_MS:g} ms: "
         f"{'met' if max(latched_ms, chip_ms) < TARGET_MS else 'NOT met'}"
     )
+    if args.json:
+        figures = {
+            "state update, call to LEDs latched, ms, median": round(latched_ms, 2),
+            "call to latched, ms, 95th percentile": round(statistics.median(p95s), 2),
+            "first byte to latched on the chip's clock, ms": round(chip_ms, 2),
+            "updates a second, sustained": round(statistics.median(rates), 1),
+            "firmware flash, bytes of 32768": flash,
+            "firmware RAM, bytes of 2048": ram,
+            "runs x updates": f"{args.runs} x {args.updates}",
+        }
+        print(json.dumps(figures))
     return 0
 
 
