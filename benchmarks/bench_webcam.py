@@ -17,6 +17,7 @@ condition afresh from its own seed; the figures are reproducible.
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import statistics
 import sys
@@ -204,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tilt", action="store_true", help="the webcam looking down at a slant (up to ~17 degrees)"
     )
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
@@ -262,6 +264,15 @@ def main(argv: list[str] | None = None) -> int:
         f"median {statistics.median(times):.0f} ms a frame "
         f"({platform.machine()}, one OpenCV thread)"
     )
+    if args.json:
+        figures = {
+            "frames named right": f"{right} of {total}",
+            "frames with a wrong name": misread,
+            "ms a frame, median": round(statistics.median(times)),
+            "webcam": "near" if args.near else "tilted" if args.tilt else "40-100 cm, straight down",
+            "passes": args.passes,
+        }
+        print(json.dumps(figures))
     return 0
 
 
