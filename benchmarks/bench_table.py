@@ -25,6 +25,7 @@ one without the real deck and read the real deck alone with it::
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import platform
 import statistics
@@ -210,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="each photo as a phone takes it: slightly slanted, room light, a shadow, glare, noise, JPEG",
     )
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
@@ -264,6 +266,17 @@ def main(argv: list[str] | None = None) -> int:
         f"median {statistics.median(times):.0f} ms per 6000x4000 photo "
         f"({platform.machine()}, one OpenCV thread)"
     )
+    if args.json:
+        figures = {
+            "face-up cards found and named right": f"{found} of {total}",
+            "reported cards wrong": f"{wrong} of {reported}",
+            "backs found": f"{backs} of {2 * args.scenes}",
+            "backs reported where none lies": stray,
+            "cards reported unread": unread,
+            "ms per 6000x4000 photo, median": round(statistics.median(times)),
+            "photos": f"{args.scenes}{', as a phone takes them' if args.phone else ''}; decks: {args.decks}",
+        }
+        print(json.dumps(figures))
     return 0
 
 
