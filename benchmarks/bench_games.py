@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--counting", choices=("auto", "claims"), default="auto")
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args()
     rates, action_rates = [], []
     for run in range(args.runs):
@@ -61,6 +62,14 @@ def main() -> None:
         f"{statistics.median(action_rates):.0f} actions/s ({args.counting} counting; "
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()})"
     )
+    if args.json:
+        figures = {
+            "games a second, median": round(statistics.median(rates)),
+            "actions a second, median": round(statistics.median(action_rates)),
+            "counting": args.counting,
+            "runs x games": f"{args.runs} x {args.games}",
+        }
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":
