@@ -9,7 +9,7 @@ A guide whose commands have rotted is worse than none, so:
 * every ``>>>`` example in a ``python`` block is run as a doctest;
 * the settings file, the systemd unit's command line, the flashing command and the wiring table shown in
   the docs are checked against the code that reads or defines them;
-* every relative link points at a file (and a heading) that exists.
+* every relative link, in the docs and the top-level README, points at a file (and a heading) that exists.
 """
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ def _slug(heading: str) -> str:
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
-@pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", [*DOCS, ROOT / "README.md"], ids=lambda p: str(p.relative_to(ROOT)))
 def test_relative_links_point_at_files_and_headings(path: Path) -> None:
     text = FENCE.sub("", path.read_text(encoding="utf-8"))
     for target in LINK.findall(text):
