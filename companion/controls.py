@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from companion.app.events import CallMuggins, DialClaim, Event, NewGame, PegClaim, Undo
+from companion.events import CallMuggins, DialClaim, Event, NewGame, PegClaim, Undo
 
 __all__ = ["ControlPins", "PlayerPins", "TableControls"]
 

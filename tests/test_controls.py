@@ -10,10 +10,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.app.config import TableConfig
-from companion.app.events import CallMuggins, CardLanded, DialClaim, Event, NewGame, PegClaim, Undo
 from companion.app.store import Journal
 from companion.app.table import Table
 from companion.controls import ControlPins, PlayerPins, TableControls
+from companion.events import CallMuggins, CardLanded, DialClaim, Event, NewGame, PegClaim, Undo
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ over without waiting, and a board that does not answer is reported on the scoreb
 reconnects by itself.
 
 Muggins: when a claim leaves points behind, the loop starts a timer; if nobody calls muggins within
-``muggins_seconds`` the chance passes (a :class:`~companion.app.events.MugginsExpired` event).
+``muggins_seconds`` the chance passes (a :class:`~companion.events.MugginsExpired` event).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion.app.events import CardLanded, Event, MugginsExpired, Shutdown
 from companion.app.table import Table
 from companion.app.view import board_state, build_view
 from companion.board.state import BoardState
+from companion.events import CardLanded, Event, MugginsExpired, Shutdown
 from companion.web.hub import ScoreboardHub
 
 __all__ = ["Board", "GameLoop"]
