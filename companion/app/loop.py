@@ -25,9 +25,8 @@ from companion.app.table import Table
 from companion.app.view import board_state, build_view
 from companion.board.state import BoardState
 from companion.events import CardLanded, Event, MugginsExpired, Shutdown
-from companion.web.hub import ScoreboardHub
 
-__all__ = ["Board", "GameLoop"]
+__all__ = ["Board", "GameLoop", "Scoreboard"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +37,16 @@ class Board(Protocol):
     def show(self, state: BoardState) -> Any: ...
 
 
+class Scoreboard(Protocol):
+    """Anything that takes the scoreboard's view: the web server's hub (:mod:`companion.web.hub`).
+
+    The loop only hands the view over; it must not block, and the loop never learns who is watching, so
+    the app needs nothing of the web package and the web package nothing of the app.
+    """
+
+    def publish(self, view: dict[str, Any]) -> None: ...
+
+
 class GameLoop:
     """Runs a table on its own thread (``start``), or step by step on the caller's (``step``)."""
 
@@ -46,7 +55,7 @@ class GameLoop:
         table: Table,
         *,
         board: Board | None = None,
-        hub: ScoreboardHub | None = None,
+        hub: Scoreboard | None = None,
         brightness: int = 64,
     ) -> None:
         self.table = table
