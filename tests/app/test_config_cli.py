@@ -28,7 +28,7 @@ def test_the_example_config_shipped_for_the_pi_loads() -> None:
 
 def test_the_service_runs_crib_play_with_that_config() -> None:
     unit = (REPO / "deploy" / "crib-companion.service").read_text()
-    assert "ExecStart=/opt/crib/.venv/bin/crib play --config /etc/crib/crib.toml --gpio" in unit
+    assert "ExecStart=/opt/crib/venv/bin/crib play --config /etc/crib/crib.toml --gpio" in unit
     assert "Restart=always" in unit and "StateDirectory=crib" in unit
 
 
