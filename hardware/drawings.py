@@ -5,8 +5,8 @@ Everything a builder measures, drills or wires by is derived here, so it can nev
 firmware (whose hole -> LED table comes from the same layout file, ``companion/board/layout.json``) or
 with the companion (which reads its default GPIO pins from that file's ``gpio`` entry; the data pin and
 current cap come from the firmware's sources).  Standard library only, and nothing imported from the
-companion; the output is byte-for-byte deterministic, and a test asserts that the
-committed files are exactly what this script writes.
+companion; the output is byte-for-byte deterministic, and a test asserts that the committed files are
+exactly what this script writes.
 
 Written to ``hardware/generated/``:
 
