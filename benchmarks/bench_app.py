@@ -30,13 +30,13 @@ from pathlib import Path
 import httpx
 
 from companion.app.config import TableConfig
-from companion.app.events import CardLanded
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.app.store import Journal
 from companion.app.table import Table
 from companion.board.link import BoardLink
 from companion.board.state import BoardState
+from companion.events import CardLanded
 from companion.web.app import create_app
 from companion.web.hub import ScoreboardHub
 from companion.web.server import ScoreboardServer

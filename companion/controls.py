@@ -12,11 +12,16 @@ turn moves the highlight through the offered cards and the same press answers wi
 The callbacks run on gpiozero's own threads, so they do nothing but post a frozen event through the
 ``post`` function they are given (normally the game loop's queue).  The game is never touched here.
 
-Default wiring (BCM numbers; every switch between the pin and ground, gpiozero's internal pull-ups)::
+The default wiring is hardware data: the ``gpio`` entry of the board's layout
+(``companion/board/layout.json``, written by ``hardware/make_layout.py``), the same file the builder's
+wiring diagram is drawn from.  As shipped (BCM numbers; every switch between the pin and ground,
+gpiozero's internal pull-ups)::
 
     player 0 knob  A=17  B=18  press=27   muggins=22
     player 1 knob  A=23  B=24  press=25   muggins=5
     undo                                  undo=6
+
+The ``[gpio]`` section of the config file overrides any of them.
 
 Off the Pi, pass gpiozero's ``MockFactory`` (or set ``GPIOZERO_PIN_FACTORY=mock``): the same code runs
 against mock pins that tests drive low and high.
@@ -24,13 +29,15 @@ against mock pins that tests drive low and high.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from companion.app.events import CallMuggins, DialClaim, Event, NewGame, PegClaim, Undo
+from companion.board.layout import default_layout
+from companion.events import CallMuggins, DialClaim, Event, NewGame, PegClaim, Undo
 
 __all__ = ["ControlPins", "PlayerPins", "TableControls"]
 
@@ -50,12 +57,10 @@ class PlayerPins:
 
 @dataclass(frozen=True, slots=True)
 class ControlPins:
-    """Which GPIO pin each control is on, and the timings; the defaults are the documented wiring."""
+    """Which GPIO pin each control is on, and the timings; the defaults are the board's wiring."""
 
-    players: tuple[PlayerPins, ...] = field(
-        default_factory=lambda: (PlayerPins(17, 18, 27, 22), PlayerPins(23, 24, 25, 5))
-    )
-    undo: int = 6
+    players: tuple[PlayerPins, ...] = field(default_factory=lambda: _wired_players())
+    undo: int = field(default_factory=lambda: _wired_undo())
     hold_for_new_game: float = 2.0
     """Seconds the undo button must be held to start a new game instead."""
     bounce: float | None = 0.01
@@ -101,6 +106,34 @@ class ControlPins:
             hold_for_new_game=float(hold),
             bounce=None if bounce is None else float(bounce),
         )
+
+
+def _wiring() -> dict[str, Any]:
+    """The ``gpio`` entry of the board's layout, checked once for its shape."""
+    wiring = default_layout().gpio
+    if "undo" not in wiring or "player0" not in wiring:
+        raise ValueError("the board's layout names no GPIO pins for the knobs and buttons (its 'gpio' entry)")
+    return wiring
+
+
+def _wired_players() -> tuple[PlayerPins, ...]:
+    wiring = _wiring()
+    players = []
+    for index in itertools.count():
+        value = wiring.get(f"player{index}")
+        if value is None:
+            break
+        if not isinstance(value, list | tuple) or len(value) != 4:
+            raise ValueError(
+                f"the layout's gpio player{index} must be four pins: knob A, knob B, press, muggins"
+            )
+        a, b, press, muggins = (_pin(f"player{index}", pin) for pin in value)
+        players.append(PlayerPins(a, b, press, muggins))
+    return tuple(players)
+
+
+def _wired_undo() -> int:
+    return _pin("undo", _wiring()["undo"])
 
 
 def _pin(key: str, value: object) -> int:

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Generate the board's drawings and tables from ``hardware/layout.json`` and the software's own settings.
+"""Generate the board's drawings and tables from the layout file and the firmware's sources.
 
 Everything a builder measures, drills or wires by is derived here, so it can never disagree with the
-firmware (whose hole -> LED table comes from the same layout file) or with the companion (whose default
-GPIO pins are read from :mod:`companion.controls`, the data pin and current cap from the firmware's
-sources).  Standard library only; the output is byte-for-byte deterministic, and a test asserts that the
-committed files are exactly what this script writes.
+firmware (whose hole -> LED table comes from the same layout file, ``companion/board/layout.json``) or
+with the companion (which reads its default GPIO pins from that file's ``gpio`` entry; the data pin and
+current cap come from the firmware's sources).  Standard library only, and nothing imported from the
+companion; the output is byte-for-byte deterministic, and a test asserts that the committed files are
+exactly what this script writes.
 
 Written to ``hardware/generated/``:
 
@@ -39,14 +40,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-LAYOUT = HERE / "layout.json"
+LAYOUT = ROOT / "companion" / "board" / "layout.json"
 OUT = HERE / "generated"
 FIRMWARE = ROOT / "firmware"
-
-if str(ROOT) not in sys.path:  # so ``companion.controls`` is found when run as a plain script
-    sys.path.insert(0, str(ROOT))
-
-from companion.controls import ControlPins  # noqa: E402  (standard library only; needs the repo on the path)
 
 #: Diameter of the scoring holes and the start holes.  A choice of this drawing, not of the layout: a
 #: 1/8 inch bit, the size of a traditional peg, and small enough that a 5 mm LED package lights it evenly.
@@ -119,6 +115,24 @@ class StartHole:
 
 
 @dataclass(frozen=True)
+class PlayerPins:
+    """One player's knob (A, B, press) and muggins button, as BCM GPIO numbers."""
+
+    knob_a: int
+    knob_b: int
+    knob_press: int
+    muggins: int
+
+
+@dataclass(frozen=True)
+class ControlPins:
+    """The ``gpio`` entry of the layout: every knob's and button's pin."""
+
+    players: tuple[PlayerPins, ...]
+    undo: int
+
+
+@dataclass(frozen=True)
 class Layout:
     name: str
     version: int
@@ -127,6 +141,7 @@ class Layout:
     holes: tuple[Hole, ...]
     start_holes: tuple[StartHole, ...]
     led_count: int
+    pins: ControlPins
 
     def by_led(self) -> list[Hole]:
         return sorted(self.holes, key=lambda h: h.led)
@@ -150,7 +165,30 @@ def load_layout(path: Path = LAYOUT) -> Layout:
     if sorted(h.led for h in holes) != list(range(led_count)):
         raise DrawingError(f"the layout {path} does not give each of its {led_count} LEDs exactly one hole")
     width, height = (float(v) for v in data["size_mm"])
-    return Layout(str(data["name"]), int(data["version"]), width, height, holes, starts, led_count)
+    pins = read_pins(data.get("gpio"), path)
+    return Layout(str(data["name"]), int(data["version"]), width, height, holes, starts, led_count, pins)
+
+
+def read_pins(gpio: object, path: Path) -> ControlPins:
+    """The knobs' and buttons' pins from the layout's ``gpio`` entry; each must be a header GPIO, once."""
+    if not isinstance(gpio, dict) or "undo" not in gpio or "player0" not in gpio:
+        raise DrawingError(f"the layout {path} names no GPIO pins (its 'gpio' entry)")
+    players = []
+    for index in itertools.count():
+        value = gpio.get(f"player{index}")
+        if value is None:
+            break
+        if not isinstance(value, list) or len(value) != 4:
+            raise DrawingError(f"the layout {path}: gpio player{index} must be four pins")
+        players.append(PlayerPins(*(int(pin) for pin in value)))
+    pins = ControlPins(tuple(players), int(gpio["undo"]))
+    used = [pin for p in pins.players for pin in (p.knob_a, p.knob_b, p.knob_press, p.muggins)] + [pins.undo]
+    for pin in used:
+        if pin not in BCM_HEADER:
+            raise DrawingError(f"the layout {path}: GPIO {pin} is not on the Pi's 40-pin header")
+        if used.count(pin) > 1:
+            raise DrawingError(f"the layout {path}: GPIO {pin} is given to two controls")
+    return pins
 
 
 @dataclass(frozen=True)
@@ -442,7 +480,7 @@ def board_body(layout: Layout, fw: FirmwareFacts) -> list[str]:
         _text(
             0,
             y0 + 13,
-            "Generated from hardware/layout.json by hardware/drawings.py: do not edit by hand.",
+            "Generated from companion/board/layout.json by hardware/drawings.py: do not edit by hand.",
             1.8,
             "start",
             ' fill="#555"',
@@ -606,7 +644,7 @@ def wiring_svg(layout: Layout, fw: FirmwareFacts, pins: ControlPins) -> str:
         _text(
             5,
             14,
-            "Generated from the firmware's data pin, the layout and the companion's default GPIO pins.",
+            "Generated from the firmware's data pin and the layout, with its GPIO pins.",
             2.8,
             "start",
         )
@@ -644,7 +682,7 @@ def wiring_svg(layout: Layout, fw: FirmwareFacts, pins: ControlPins) -> str:
         "to 'push', the other to GND.",
         "",
         "Buttons: momentary, normally open.",
-        f"Hold undo {_n(pins.hold_for_new_game)} s: a new game.",
+        "Hold undo (hold_for_new_game in the settings): a new game.",
         "",
         "A KY-040 style module has its own",
         "pull-ups: feed its + from 3.3 V (pin 1",
@@ -890,8 +928,8 @@ def figures_md(layout: Layout, fw: FirmwareFacts) -> str:
     lines = [
         "# Worked figures: power and camera",
         "",
-        "Generated by `hardware/drawings.py` from `hardware/layout.json` and the firmware's sources; do not",
-        "edit by hand. `hardware/README.md` explains what to do with them.",
+        "Generated by `hardware/drawings.py` from `companion/board/layout.json` and the firmware's sources;",
+        "do not edit by hand. `hardware/README.md` explains what to do with them.",
         "",
         "## Power budget of the LED chain",
         "",
@@ -1012,7 +1050,7 @@ def outputs() -> dict[str, str]:
     """Every generated file's name and its full text."""
     layout = load_layout()
     fw = read_firmware()
-    pins = ControlPins()
+    pins = layout.pins
     files = {
         "board.svg": board_svg(layout, fw),
         "wiring.svg": wiring_svg(layout, fw, pins),

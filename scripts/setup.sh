@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Sets up everything the companion needs on a fresh Debian machine with Python 3.11:
-# Debian packages (the AVR toolchain, simavr, Chromium for the scoreboard tests) and a local
+# Debian packages (the AVR toolchain, simavr, Chromium for the scoreboard tests, shellcheck) and a local
 # virtual environment in .venv with the companion installed in editable mode.
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config make gcc chromium libcairo2 fonts-dejavu-core fonts-dejavu-extra)
+APT_PACKAGES=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config make gcc chromium libcairo2 fonts-dejavu-core fonts-dejavu-extra shellcheck)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

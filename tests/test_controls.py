@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import queue
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.app.config import TableConfig
-from companion.app.events import CallMuggins, CardLanded, DialClaim, Event, NewGame, PegClaim, Undo
 from companion.app.store import Journal
 from companion.app.table import Table
 from companion.controls import ControlPins, PlayerPins, TableControls
+from companion.events import CallMuggins, CardLanded, DialClaim, Event, NewGame, PegClaim, Undo
 
 
 @pytest.fixture
@@ -177,3 +179,12 @@ def test_closing_releases_every_pin_so_they_can_be_claimed_again(factory: MockFa
 def test_bad_pin_settings_are_refused_with_a_sentence(settings: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ControlPins.from_mapping(settings)
+
+
+def test_default_pins_are_the_wiring_named_in_the_board_layout() -> None:
+    # The wiring is hardware: the layout file the drawings are made from names every pin.
+    layout = Path(__file__).resolve().parents[1] / "companion" / "board" / "layout.json"
+    wiring = json.loads(layout.read_text(encoding="utf-8"))["gpio"]
+    pins = ControlPins()
+    assert [list(player.pins()) for player in pins.players] == [wiring["player0"], wiring["player1"]]
+    assert pins.undo == wiring["undo"]

@@ -11,8 +11,8 @@ import queue
 
 import pytest
 
-from companion.app.events import DialClaim, Event
 from companion.controls import ControlPins, TableControls
+from companion.events import DialClaim, Event
 
 pytestmark = pytest.mark.hardware
 

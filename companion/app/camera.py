@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.app.events import CardLanded, CardLifted, Event
+from companion.events import CardLanded, CardLifted, Event
 
 __all__ = ["CameraFeed", "table_zone"]
 

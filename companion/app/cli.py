@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.config import TableConfig, load_config
-from companion.app.events import Event
+from companion.events import Event
 
 __all__ = ["register", "run_play"]
 

@@ -13,7 +13,7 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     over_claim = "corrected"   # or "opponent-takes": the opponent pegs points over-claimed
 
     [camera]
-    source = "picamera"        # "picamera", a camera index ("0"), a video file or a folder of images
+    source = "pi"              # the Pi camera; "camera:N" a USB camera; a video file; a folder of images
 
     [board]
     port = "/dev/ttyUSB0"      # left out: the virtual board
@@ -32,7 +32,10 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     undo = 6
     hold_for_new_game = 2.0
 
-A wrong key or value is one sentence naming it, never a traceback.
+A wrong key or value is one sentence naming it, never a traceback.  The words a value may be are the
+engine's own (:class:`~companion.rules.game.Counting`, :class:`~companion.rules.game.OverClaim`, the
+variants of :mod:`companion.rules.variants`), so the file cannot promise what the engine does not do.
+``docs/config.md`` is the table of every key.
 """
 
 from __future__ import annotations
@@ -44,12 +47,34 @@ from pathlib import Path
 from typing import Any
 
 from companion.controls import ControlPins
+from companion.rules.game import Counting, OverClaim
+from companion.rules.variants import VARIANTS as ALL_VARIANTS
 
-__all__ = ["AUTO", "CLAIMS", "TableConfig", "load_config"]
+__all__ = ["AUTO", "CLAIMS", "VARIANTS", "TableConfig", "check_camera", "load_config"]
 
-AUTO = "auto"
-CLAIMS = "claims"
-VARIANTS = ("six-card", "five-card")
+AUTO = Counting.AUTO.value
+CLAIMS = Counting.CLAIMS.value
+#: The forms of cribbage a two-track board can show (the engine plays more).
+VARIANTS = tuple(name for name, variant in ALL_VARIANTS.items() if not variant.needs_three_tracks)
+
+
+def check_camera(source: str) -> str:
+    """A camera source as ``open_source`` reads it: ``pi``, ``camera``, ``camera:N``, a number, or a
+    path (a video file or a folder of images).  A bare word that is none of these is refused here, not
+    opened as a video file of that name at the table."""
+    text = source.strip()
+    if text in ("pi", "camera") or text.isdigit():
+        return text
+    if text.startswith("camera:"):
+        if not text.removeprefix("camera:").isdigit():
+            raise ValueError(f"camera source {source!r} is not a camera: write camera:0, camera:1 ...")
+        return text
+    if not text or ("/" not in text and "." not in text):
+        raise ValueError(
+            f"camera source {source!r} is none of 'pi' (the Pi camera), 'camera:N' (a USB camera), "
+            "a video file or a folder of images"
+        )
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +99,7 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         if self.mode not in (AUTO, CLAIMS):
-            raise ValueError(f"mode {self.mode!r} is neither 'auto' nor 'claims'")
+            raise ValueError(f"mode {self.mode!r} is neither {AUTO!r} nor {CLAIMS!r}")
         if len(self.players) != 2 or not all(name.strip() for name in self.players):
             raise ValueError("the table needs the names of two players")
         if self.players[0] == self.players[1]:
@@ -87,8 +112,11 @@ class TableConfig:
             raise ValueError("games_to_win must be 1 to 5 (1 is a single game, 2 best of three)")
         if self.variant not in VARIANTS:
             raise ValueError(f"variant {self.variant!r} is not one a two-track board can show: {VARIANTS}")
-        if self.over_claim not in ("corrected", "opponent-takes"):
-            raise ValueError(f"over_claim {self.over_claim!r} is neither 'corrected' nor 'opponent-takes'")
+        if self.over_claim not in {choice.value for choice in OverClaim}:
+            known = " or ".join(repr(choice.value) for choice in OverClaim)
+            raise ValueError(f"over_claim {self.over_claim!r} is not {known}")
+        if self.camera is not None:
+            check_camera(self.camera)
         if not 0 <= self.brightness <= 255:
             raise ValueError("the board's brightness must be 0 to 255")
         if not 0 <= self.web_port <= 65535:

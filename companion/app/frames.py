@@ -29,8 +29,8 @@ import cv2
 import numpy as np
 
 from companion.app.deck import Deck, load_deck
-from companion.app.events import CardLanded, CardLifted, Correct, Event, Undo
 from companion.app.simulate import Recording
+from companion.events import CardLanded, CardLifted, Correct, Event, Undo
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout

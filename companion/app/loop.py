@@ -9,7 +9,7 @@ over without waiting, and a board that does not answer is reported on the scoreb
 reconnects by itself.
 
 Muggins: when a claim leaves points behind, the loop starts a timer; if nobody calls muggins within
-``muggins_seconds`` the chance passes (a :class:`~companion.app.events.MugginsExpired` event).
+``muggins_seconds`` the chance passes (a :class:`~companion.events.MugginsExpired` event).
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion.app.events import CardLanded, Event, MugginsExpired, Shutdown
 from companion.app.table import Table
 from companion.app.view import board_state, build_view
 from companion.board.state import BoardState
-from companion.web.hub import ScoreboardHub
+from companion.events import CardLanded, Event, MugginsExpired, Shutdown
 
-__all__ = ["Board", "GameLoop"]
+__all__ = ["Board", "GameLoop", "Scoreboard"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +37,16 @@ class Board(Protocol):
     def show(self, state: BoardState) -> Any: ...
 
 
+class Scoreboard(Protocol):
+    """Anything that takes the scoreboard's view: the web server's hub (:mod:`companion.web.hub`).
+
+    The loop only hands the view over; it must not block, and the loop never learns who is watching, so
+    the app needs nothing of the web package and the web package nothing of the app.
+    """
+
+    def publish(self, view: dict[str, Any]) -> None: ...
+
+
 class GameLoop:
     """Runs a table on its own thread (``start``), or step by step on the caller's (``step``)."""
 
@@ -46,7 +55,7 @@ class GameLoop:
         table: Table,
         *,
         board: Board | None = None,
-        hub: ScoreboardHub | None = None,
+        hub: Scoreboard | None = None,
         brightness: int = 64,
     ) -> None:
         self.table = table

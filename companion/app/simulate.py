@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.app.events import (
+from companion.cards import Card, full_deck
+from companion.events import (
     CallMuggins,
     CardLanded,
     CardLifted,
@@ -29,7 +30,6 @@ from companion.app.events import (
     event_from_dict,
     event_to_dict,
 )
-from companion.cards import Card, full_deck
 from companion.rules.game import Counting, Game, Phase, Settings
 from companion.rules.show import score_hand
 from companion.rules.variants import variant_named

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from companion.app.events import Event
+from companion.events import Event
 
 __all__ = ["Speaker", "espeak_command"]
 

@@ -35,7 +35,9 @@ from typing import Any, Final, NoReturn
 
 from companion.app.actions import action_from_dict, action_to_dict
 from companion.app.config import TableConfig
-from companion.app.events import (
+from companion.app.store import GameSummary, Journal, SeatSummary
+from companion.cards import Card, InvalidCard, full_deck
+from companion.events import (
     CallMuggins,
     CardLanded,
     CardLifted,
@@ -51,8 +53,6 @@ from companion.app.events import (
     Shutdown,
     Undo,
 )
-from companion.app.store import GameSummary, Journal, SeatSummary
-from companion.cards import Card, InvalidCard, full_deck
 from companion.rules.errors import RulesError
 from companion.rules.game import (
     Action,

@@ -1,7 +1,9 @@
-"""The board's layout, read from ``hardware/layout.json``: where every hole is and which LED lights it.
+"""The board's layout, read from ``layout.json`` beside this module: every hole, its LED, the GPIO pins.
 
-The same file generates the firmware's hole -> LED table, so the companion never keeps a copy of the
-wiring of its own: the virtual board, the SVG and the terminal drawing all come from this one source.
+The same file generates the firmware's hole -> LED table and the builder's drawings, so the companion
+never keeps a copy of the wiring of its own: the virtual board, the SVG, the terminal drawing and the
+default pins of the knobs and buttons all come from this one source.  It ships inside the package
+because the installed companion reads it at run time; ``hardware/make_layout.py`` writes it.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from typing import Any
 
 #: Environment variable naming another layout file (for an installed package, or another board).
 LAYOUT_ENV = "CRIB_LAYOUT"
-#: The repository's layout file, found relative to this package.
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "hardware" / "layout.json"
+#: The layout file shipped in the package (written by ``hardware/make_layout.py``).
+DEFAULT_PATH = Path(__file__).resolve().with_name("layout.json")
 
 
 class LayoutError(ValueError):
@@ -56,6 +58,9 @@ class Layout:
     notes: str
     holes: tuple[Hole, ...]
     start_holes: tuple[StartHole, ...]
+    gpio: dict[str, Any] = field(default_factory=dict, compare=False)
+    """The Pi's BCM pin of every knob and button, as the config file's ``[gpio]`` section writes them
+    (``player0 = [A, B, press, muggins]``, ..., ``undo``); empty for a board file that names none."""
     _by_hole: dict[tuple[int, int], Hole] = field(init=False, repr=False, compare=False)
     _by_led: dict[int, Hole] = field(init=False, repr=False, compare=False)
 
@@ -91,7 +96,7 @@ class Layout:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Layout:
-        """A layout from the parsed JSON (the schema of ``hardware/layout.json``)."""
+        """A layout from the parsed JSON (the schema of ``companion/board/layout.json``)."""
         try:
             if data["version"] != 1:
                 raise LayoutError(f"layout version {data['version']} is not 1")
@@ -110,13 +115,14 @@ class Layout:
                     StartHole(int(s["track"]), str(s["peg"]), float(s["x_mm"]), float(s["y_mm"]))
                     for s in data["start_holes"]
                 ),
+                gpio=dict(data.get("gpio", {})),
             )
         except (KeyError, TypeError, IndexError) as error:
             raise LayoutError(f"the layout lacks or mangles the field {error}") from None
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | None = None) -> Layout:
-        """Read a layout file: ``path``, else ``$CRIB_LAYOUT``, else the repository's layout."""
+        """Read a layout file: ``path``, else ``$CRIB_LAYOUT``, else the layout shipped in the package."""
         if path is None:
             return default_layout()
         target = Path(path)
@@ -129,5 +135,5 @@ class Layout:
 
 @cache
 def default_layout() -> Layout:
-    """The board's layout, read once: ``$CRIB_LAYOUT`` if set, else ``hardware/layout.json``."""
+    """The board's layout, read once: ``$CRIB_LAYOUT`` if set, else the package's ``layout.json``."""
     return Layout.load(os.environ.get(LAYOUT_ENV) or DEFAULT_PATH)

@@ -18,8 +18,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-#: Protocol version reported by HELLO (``proto=1``).
+#: Protocol version reported by HELLO (``proto=1``).  The one place it is written: firmware/Makefile
+#: reads it (and FIRMWARE_VERSION) from this file and builds both into the firmware.
 PROTOCOL_VERSION = 1
+#: The firmware release this companion ships in ``firmware/`` (``fw=1.1.0``); the virtual board reports it.
+FIRMWARE_VERSION = "1.1.0"
 #: Longest frame, counted from ``@`` to ``\n`` inclusive (``\r`` is not counted: it is ignored).
 MAX_FRAME = 120
 #: Longest body, the bytes between ``@`` and ``\n``.

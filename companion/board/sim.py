@@ -53,7 +53,7 @@ class HarnessNotBuilt(SimulatorError, FileNotFoundError):
 
 @dataclass(frozen=True)
 class LedFrame:
-    """One frame as the LEDs latched it, in chain order (the ``led`` index of hardware/layout.json)."""
+    """One frame as the LEDs latched it, in chain order (the ``led`` index of companion/board/layout.json)."""
 
     number: int  # 1 for the first frame since the harness started, counting across chip resets
     sim_us: float  # simulated time of the latch, microseconds since the harness started

@@ -33,6 +33,7 @@ from serial.serialutil import PortNotOpenError, SerialBase, SerialException, Tim
 
 from companion.board.layout import Layout, default_layout
 from companion.board.protocol import (
+    FIRMWARE_VERSION,
     PROTOCOL_VERSION,
     BadFrame,
     Frame,
@@ -50,7 +51,6 @@ from companion.board.state import (
     StateSyntaxError,
 )
 
-FIRMWARE_VERSION = "0.1.0"
 DEFAULT_CAP_MA = 1500
 IDLE_MA_PER_LED = 1.0
 MA_PER_FULL_CHANNEL = 20.0

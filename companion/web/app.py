@@ -30,7 +30,8 @@ from fastapi import FastAPI, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
-from companion.app.events import (
+from companion.cards import Card
+from companion.events import (
     CallMuggins,
     Claim,
     Correct,
@@ -40,7 +41,6 @@ from companion.app.events import (
     SetMode,
     Undo,
 )
-from companion.cards import Card
 from companion.web.hub import ScoreboardHub
 
 __all__ = ["create_app"]

@@ -1,5 +1,5 @@
 /*
- * Hole -> LED lookup. The table itself is generated from hardware/layout.json at build time; where
+ * Hole -> LED lookup. The table itself is generated from companion/board/layout.json at build time; where
  * it lives (flash on the chip, plain memory on the host) is the business of layout_avr.c / layout_host.c.
  */
 #ifndef LAYOUT_H

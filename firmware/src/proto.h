@@ -11,9 +11,9 @@
 
 #include "board.h"
 
-#define PROTO_VERSION "1"
-#ifndef FW_VERSION
-#define FW_VERSION "1.1.0"
+/* Both versions come from the Makefile, which reads them from companion/board/protocol.py. */
+#if !defined(PROTO_VERSION) || !defined(FW_VERSION)
+#error "build with the Makefile: it sets PROTO_VERSION and FW_VERSION from companion/board/protocol.py"
 #endif
 #define PROTO_MAX_FRAME 120u                    /* '@' to '\n' inclusive */
 #define PROTO_MAX_BODY (PROTO_MAX_FRAME - 2u)   /* the bytes between '@' and '\n' */

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Generate the firmware's hole -> LED table from hardware/layout.json.
+"""Generate the firmware's hole -> LED table from companion/board/layout.json.
 
 The layout file is the one source of truth for which LED sits under which hole; the firmware never
 assumes a chain order. This script checks the file (every hole of every track exactly one LED, no LED
 twice, every index inside the chain) and writes a C header with the table, so a bad layout fails the
 build instead of lighting the wrong hole. Standard library only: it runs on any machine with python3.
 
-Usage: gen_layout.py hardware/layout.json > firmware/build/layout_table.h
+Usage: gen_layout.py [LAYOUT.json] > firmware/build/layout_table.h (default: the layout the companion
+ships, companion/board/layout.json, so the firmware and the installed companion read one file).
 """
 
 from __future__ import annotations
@@ -80,11 +81,15 @@ def render(source: str, header: dict[str, object], table: list[list[int]]) -> st
     return "\n".join(lines)
 
 
+#: The layout the companion ships and reads at run time.
+DEFAULT_LAYOUT = Path(__file__).resolve().parents[2] / "companion" / "board" / "layout.json"
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: gen_layout.py LAYOUT.json > layout_table.h", file=sys.stderr)
+    if len(argv) > 2:
+        print("usage: gen_layout.py [LAYOUT.json] > layout_table.h", file=sys.stderr)
         return 2
-    path = Path(argv[1])
+    path = Path(argv[1]) if len(argv) == 2 else DEFAULT_LAYOUT
     try:
         header, table = load_table(path)
     except LayoutError as exc:

@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from companion.app.config import TableConfig
-from companion.app.events import CardLanded, Event
 from companion.app.store import Journal
 from companion.app.table import Table
+from companion.events import CardLanded, Event
 
 NAMES = ("Ann", "Bob")
 

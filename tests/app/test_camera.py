@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 
 from companion.app.camera import CameraFeed, table_zone
-from companion.app.events import CardLanded, Event
 from companion.app.frames import TableFilm, truth_sightings
 from companion.app.simulate import demo_recording
+from companion.events import CardLanded, Event
 from companion.vision.types import Frame, Sighting
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ def test_the_example_config_shipped_for_the_pi_loads() -> None:
 
 def test_the_service_runs_crib_play_with_that_config() -> None:
     unit = (REPO / "deploy" / "crib-companion.service").read_text()
-    assert "ExecStart=/opt/crib/.venv/bin/crib play --config /etc/crib/crib.toml --gpio" in unit
+    assert "ExecStart=/opt/crib/venv/bin/crib play --config /etc/crib/crib.toml --gpio" in unit
     assert "Restart=always" in unit and "StateDirectory=crib" in unit
 
 
@@ -96,3 +97,49 @@ def test_bad_input_to_crib_play_is_one_sentence_and_a_nonzero_exit(tmp_path: Pat
 
 def test_a_config_without_a_camera_is_a_replay() -> None:
     assert TableConfig().camera is None
+
+
+def _documented_keys() -> dict[str, tuple[str, str]]:
+    """docs/config.md's table: key -> (values, default)."""
+    text = (REPO / "docs" / "config.md").read_text(encoding="utf-8").split("<!-- config-keys -->", 1)[1]
+    rows = [line for line in text.strip().split("\n\n", 1)[0].splitlines()[2:]]
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+    return {key.strip("`"): (values, default) for key, values, default, _ in cells}
+
+
+def test_the_settings_table_documents_exactly_the_keys_there_are() -> None:
+    documented = _documented_keys()
+    example_file = tomllib.loads((REPO / "deploy" / "crib.toml").read_text(encoding="utf-8"))
+    example = {f"{section}.{key}" for section, values in example_file.items() for key in values}
+    assert example <= set(documented)
+    for key in documented:
+        section, name = key.split(".")
+        value: object = {"gpio": 3, "table": "x", "camera": "pi"}.get(section, "x")
+        try:
+            config_from_mapping({section: {name: value}})
+        except ValueError as error:  # a known key with a value of the wrong kind, never an unknown one
+            assert "no setting" not in str(error) and "no key" not in str(error)
+    with pytest.raises(ValueError, match="no setting"):
+        config_from_mapping({"table": {"colour": "red"}})
+
+
+@pytest.mark.parametrize("key", ["table.mode", "table.variant", "table.over_claim"])
+def test_every_documented_choice_is_one_the_engine_plays(key: str) -> None:
+    values, _default = _documented_keys()[key]
+    choices = [word.strip('"') for word in values.replace("`", "").split(", ")]
+    section, name = key.split(".")
+    for choice in choices:
+        config = config_from_mapping({section: {name: choice}})
+        assert choice in (config.mode, config.variant, config.over_claim)
+
+
+@pytest.mark.parametrize("source", ["pi", "camera", "camera:1", "2", "table.mp4", "photos/"])
+def test_every_documented_camera_source_is_accepted(source: str) -> None:
+    assert config_from_mapping({"camera": {"source": source}}).camera == source
+
+
+@pytest.mark.parametrize("source", ["picamera", "webcam", "camera:left"])
+def test_a_camera_word_the_sources_do_not_know_is_refused_at_start(source: str) -> None:
+    # open_source would take an unknown word for a video file of that name, and fail only at the table.
+    with pytest.raises(ValueError, match="camera"):
+        config_from_mapping({"camera": {"source": source}})

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.app.events import CardLanded, CardLifted
 from companion.app.frames import TableFilm, play_film
 from companion.app.loop import GameLoop
 from companion.app.simulate import demo_recording, script_game
 from companion.app.view import deal_rows
+from companion.events import CardLanded, CardLifted
 from companion.rules.game import Play
 from companion.vision.recognise import Recogniser
 

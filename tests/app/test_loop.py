@@ -7,7 +7,6 @@ import time
 import uuid
 from pathlib import Path
 
-from companion.app.events import CallMuggins, CardLanded, Claim, Correct, Undo
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.board.layout import default_layout
@@ -15,6 +14,7 @@ from companion.board.link import BoardLink
 from companion.board.sim import SimulatedBoard
 from companion.board.state import BoardState, Mode
 from companion.board.virtual import VirtualBoard
+from companion.events import CallMuggins, CardLanded, Claim, Correct, Undo
 from companion.rules.game import PassMuggins, Phase
 from companion.web.hub import ScoreboardHub
 

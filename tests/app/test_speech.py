@@ -6,9 +6,9 @@ import sys
 import time
 from pathlib import Path
 
-from companion.app.events import CardLanded
 from companion.app.loop import GameLoop
 from companion.app.speech import Speaker
+from companion.events import CardLanded
 
 from .helpers import lay, table
 

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.events import (
+from companion.app.simulate import script_game
+from companion.app.store import Journal
+from companion.app.table import Table
+from companion.app.view import build_view, deal_rows
+from companion.events import (
     CallMuggins,
     CardLanded,
     CardLifted,
@@ -20,10 +24,6 @@ from companion.app.events import (
     SetMode,
     Undo,
 )
-from companion.app.simulate import script_game
-from companion.app.store import Journal
-from companion.app.table import Table
-from companion.app.view import build_view, deal_rows
 from companion.rules.game import Go, Phase, Play
 
 from .helpers import NAMES, config, feed, lay, table

@@ -90,7 +90,7 @@ def test_a_port_that_cannot_be_opened_is_one_sentence_and_exit_1() -> None:
 def test_test_checks_the_link_and_runs_the_self_test(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = _run(capsys, "board", "test")
     assert (status, err) == (0, "")
-    assert "firmware 0.1.0, protocol 1, 2 tracks of 121 holes, 242 LEDs, current cap 1500 mA" in out
+    assert "firmware 1.1.0, protocol 1, 2 tracks of 121 holes, 242 LEDs, current cap 1500 mA" in out
     assert "self-test: done in" in out
     assert "read-back: the board reports exactly the state sent" in out
 
@@ -128,7 +128,7 @@ def test_serve_puts_the_virtual_board_on_a_pseudo_terminal() -> None:
         server.communicate(timeout=10)
     expected = [
         ("> @", " HELLO*"),
-        ("< @", " OK proto=1 fw=0.1.0 tracks=2 holes=121 leds=242 cap=1500*"),
+        ("< @", " OK proto=1 fw=1.1.0 tracks=2 holes=121 leds=242 cap=1500*"),
         ("> @", " STATE m=game p0=3,5,00C0FF*"),
         ("< @", " OK*"),
         ("> @", " GET*"),

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+LAYOUT_FILE = Path(__file__).resolve().parents[2] / "companion" / "board" / "layout.json"
 
 
 def _generator() -> ModuleType:
@@ -30,7 +31,7 @@ def _generator() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def layout() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((HARDWARE / "layout.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(LAYOUT_FILE.read_text(encoding="utf-8"))
     return data
 
 
@@ -45,6 +46,7 @@ def test_schema_header(layout: dict[str, Any]) -> None:
         "notes",
         "holes",
         "start_holes",
+        "gpio",
     ]
     assert layout["version"] == 1
     assert layout["tracks"] == 2
@@ -122,7 +124,7 @@ def test_led_chain_is_a_serpentine_of_short_steps(layout: dict[str, Any]) -> Non
 
 def test_generator_reproduces_the_committed_file(tmp_path: Path) -> None:
     generator = _generator()
-    committed = (HARDWARE / "layout.json").read_text(encoding="utf-8")
+    committed = LAYOUT_FILE.read_text(encoding="utf-8")
     assert generator.render(generator.build()) == committed
     out = tmp_path / "layout.json"
     assert generator.main(["make_layout.py", str(out)]) == 0

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.board.layout import Layout
-from companion.board.protocol import Frame, FrameDecoder, NakReason
+from companion.board.protocol import FIRMWARE_VERSION, Frame, FrameDecoder, NakReason
 from companion.board.state import DARK, BoardState, Colour, Mode, Pegs, Tentative
 from companion.board.virtual import (
     BLINK_PERIOD_S,
@@ -207,7 +207,7 @@ def test_hello_reports_the_geometry_and_the_cap() -> None:
     assert reply.seq == 7 and reply.is_ok
     assert reply.options() == {
         "proto": "1",
-        "fw": "0.1.0",
+        "fw": FIRMWARE_VERSION,
         "tracks": "2",
         "holes": "121",
         "leds": "242",
@@ -266,7 +266,7 @@ def test_a_finished_self_test_reads_back_as_game() -> None:
 def test_virtual_url_opens_resets_and_announces_itself() -> None:
     VirtualBoard.forget("announce")
     with serial.serial_for_url("virtual://announce", timeout=0.5) as port:
-        assert port.readline() == b"@00 READY proto=1 fw=0.1.0*14\n"
+        assert port.readline() == b"@00 READY proto=1 fw=1.1.0*76\n"
         port.write(Frame(1, "PING").encode())
         assert port.readline() == b"@01 OK*C4\n"
     board = VirtualBoard.named("announce")

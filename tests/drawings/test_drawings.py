@@ -1,10 +1,10 @@
 """The board's drawings and tables agree with the layout file, the firmware and the companion's pins.
 
 A builder drills by ``board.svg``, solders by ``chain.csv`` and wires by ``wiring.svg``/``gpio.csv``; if
-any of them disagreed with ``hardware/layout.json`` or with the firmware's generated table, a hole would
-light the wrong LED on a finished board. So each check here reads the generated file back as a builder
-would (the SVG's circles and labels, the CSV's rows) and compares it with the sources, independently of
-the generator's own code.
+any of them disagreed with the layout file (``companion/board/layout.json``) or with the firmware's table,
+a hole would light the wrong LED on a finished board. So each check here reads the generated file back as
+a builder would (the SVG's circles and labels, the CSV's rows) and compares it with the sources,
+independently of the generator's own code.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HARDWARE = ROOT / "hardware"
+LAYOUT_FILE = ROOT / "companion" / "board" / "layout.json"
 GENERATED = HARDWARE / "generated"
 FIRMWARE = ROOT / "firmware"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -47,7 +48,7 @@ def drawings() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def layout() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((HARDWARE / "layout.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(LAYOUT_FILE.read_text(encoding="utf-8"))
     return data
 
 
@@ -71,7 +72,7 @@ def _firmware_table() -> list[list[int]]:
         text = header.read_text(encoding="utf-8")
     else:
         text = subprocess.run(
-            [sys.executable, str(FIRMWARE / "tools" / "gen_layout.py"), str(HARDWARE / "layout.json")],
+            [sys.executable, str(FIRMWARE / "tools" / "gen_layout.py"), str(LAYOUT_FILE)],
             check=True,
             capture_output=True,
             text=True,

@@ -4,7 +4,7 @@ Both are written here from the protocol and layout rules, independently of the f
 companion's link, so a test compares two separate readings of the same specification.
 
 - ``Wire`` frames requests as ``@SS COMMAND args*CC\\n`` with CRC-8/SMBUS and reads replies line by line.
-- ``expected_leds`` computes, from hardware/layout.json alone, what every LED must show for a peg state:
+- ``expected_leds`` computes, from the layout file alone, what every LED must show for a peg state:
   the forward peg at the track colour scaled by the brightness b, the rear peg at a quarter level
   ((b + 3) // 4), a channel c at level k being round(c * k / 255); every other LED dark.
 """
@@ -24,7 +24,7 @@ import serial
 from companion.board.sim import DEFAULT_FIRMWARE, DEFAULT_HARNESS, SimulatedBoard
 
 REPO = Path(__file__).resolve().parents[2]
-LAYOUT_PATH = REPO / "hardware" / "layout.json"
+LAYOUT_PATH = REPO / "companion" / "board" / "layout.json"
 CAP_MA = 1500
 DEFAULT_COLOURS = ("00C0FF", "FF6000")
 

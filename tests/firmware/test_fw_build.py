@@ -1,5 +1,5 @@
 """The firmware as built: it fits the ATmega328P with RAM to spare, its parser survives a million fuzzed
-inputs under AddressSanitizer/UBSan, its layout table comes from hardware/layout.json and a bad layout
+inputs under AddressSanitizer/UBSan, its layout table comes from companion/board/layout.json and a bad layout
 fails the build, and the simulator launcher says clearly when the harness is not built.
 """
 
@@ -64,7 +64,7 @@ def test_the_generated_table_matches_the_layout(built: None) -> None:
     ],
 )
 def test_a_bad_layout_fails_the_build_with_one_sentence(tmp_path: Path, change: object, message: str) -> None:
-    data = json.loads((REPO / "hardware" / "layout.json").read_text(encoding="utf-8"))
+    data = json.loads((REPO / "companion" / "board" / "layout.json").read_text(encoding="utf-8"))
     assert callable(change)
     change(data)
     bad = tmp_path / "layout.json"

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.board.link import BoardLink
+from companion.board.protocol import FIRMWARE_VERSION
 from companion.board.sim import SimulatedBoard
 from companion.board.state import BoardState, Colour, Mode, Pegs
 
@@ -43,7 +44,7 @@ def test_the_link_handshakes_with_the_firmware(linked: tuple[SimulatedBoard, Boa
     info = link.connect()
     assert (info.protocol, info.firmware, info.tracks, info.holes, info.leds, info.cap_ma) == (
         1,
-        "1.1.0",
+        FIRMWARE_VERSION,
         2,
         121,
         242,

@@ -11,6 +11,7 @@ import itertools
 import json
 import random
 
+from companion.board.protocol import FIRMWARE_VERSION
 from companion.board.sim import SimulatedBoard
 
 from .conftest import (
@@ -59,7 +60,7 @@ def test_hello_reports_the_geometry_of_the_layout(sim: tuple[SimulatedBoard, Wir
     assert reply.ok
     assert reply.options() == {
         "proto": "1",
-        "fw": "1.1.0",
+        "fw": FIRMWARE_VERSION,
         "tracks": str(layout["tracks"]),
         "holes": str(layout["holes_per_track"]),
         "leds": str(layout["led_count"]),
@@ -285,7 +286,7 @@ def test_the_board_starts_with_a_ready_banner_and_a_gentle_idle_pattern(built: N
             banner = wire.read_line(timeout=3.0)
             assert banner is not None
             reply = parse_reply(banner)
-            assert (reply.seq, reply.words) == ("00", ("READY", "proto=1", "fw=1.1.0"))
+            assert (reply.seq, reply.words) == ("00", ("READY", "proto=1", f"fw={FIRMWARE_VERSION}"))
             frames = [board.wait_frame(after=i, timeout=2.0) for i in range(6)]
             assert len({f.rgb for f in frames}) == 6, "the idle pattern should move"
             for f in frames:

@@ -17,7 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from companion.app.events import CallMuggins, Claim, Correct, Event, NewGame, SayGo, SetMode, Undo
+from companion.events import CallMuggins, Claim, Correct, Event, NewGame, SayGo, SetMode, Undo
 from companion.web.app import create_app
 from companion.web.hub import ScoreboardHub
 from companion.web.server import ScoreboardServer

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from companion.app.events import Event, SetMode, Undo
+from companion.events import Event, SetMode, Undo
 from companion.web.app import create_app
 from companion.web.hub import ScoreboardHub
 from companion.web.server import ScoreboardServer

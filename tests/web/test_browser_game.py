@@ -10,13 +10,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from companion.app.config import TableConfig
-from companion.app.events import CardLanded, DialClaim
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
 from companion.app.store import Journal
 from companion.app.table import Table
 from companion.app.view import layout_dict, statistics
 from companion.cards import Card
+from companion.events import CardLanded, DialClaim
 from companion.web.app import create_app
 from companion.web.hub import ScoreboardHub
 from companion.web.server import ScoreboardServer
@@ -171,7 +171,7 @@ def test_a_finished_game_shows_in_the_players_statistics(
 
 
 def test_muggins_is_offered_on_the_page_and_called_with_the_pin(browser: Browser, tmp_path: Path) -> None:
-    from companion.app.events import CallMuggins
+    from companion.events import CallMuggins
 
     config = TableConfig(players=("Ann", "Bob"), games_to_win=1, pin=PIN, mode="claims", muggins_seconds=60)
     journal = Journal(tmp_path / "m.db")
