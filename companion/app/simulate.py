@@ -99,7 +99,11 @@ def script_game(
 ) -> Recording:
     """Play one whole game to the target with seeded dealing; return what the table would have seen."""
     rng = random.Random(seed)
-    referee = Game(Settings(variant=variant_named(variant), counting=Counting(mode), match_games=1))
+    # The referee shows the hands itself as the table's engine does (the automatic show is a setting).
+    settings = Settings(
+        variant=variant_named(variant), counting=Counting(mode), match_games=1, auto_show=True
+    )
+    referee = Game(settings)
     dealt, thrown_each = referee.variant.dealt, referee.variant.thrown
     events: list[Event] = []
     deal_scores: list[tuple[int, int]] = []
@@ -131,6 +135,7 @@ def script_game(
             crib += thrown
         starter = pack[2 * dealt]
         referee.turn_starter(starter)
+        mark = len(referee.log)
         land(starter, "starter")
         laid: list[tuple[int, Card]] = []
         while referee.phase is Phase.PLAY:
@@ -161,8 +166,10 @@ def script_game(
             events.append(Claim(scorer, points))
         # The show: pone, dealer, then the crib turned face up.
         shown_crib = 0
+        # The crib is turned up if the game lasted until the show (shown already when automatic).
+        shown = referee.phase is Phase.SHOW or any(op.automatic for op in referee.log[mark:])
         for card in crib:
-            if referee.phase is not Phase.SHOW:
+            if not shown:
                 break
             land(card, "crib")
             shown_crib += 1
@@ -170,9 +177,7 @@ def script_game(
             nxt = referee.snapshot().show_next
             assert nxt is not None
             player, what = nxt
-            if referee.counting is Counting.AUTO:
-                referee.count(player, what, crib if what == "crib" else None)
-                continue
+            assert referee.counting is Counting.CLAIMS, "the referee shows automatic counts itself"
             hand = crib if what == "crib" else [c for p, c in laid if p == player]
             true = score_hand(hand, starter, crib=what == "crib").total
             claimed = true - rng.randint(1, 3) if true >= 3 and rng.random() < miss_rate else true

@@ -1,13 +1,16 @@
 """The saved game: a SQLite journal written before anything takes effect, and the finished games kept.
 
-Nothing is lost when the power is pulled.  The game loop writes every action (a small JSON object: a card
-laid, a go, a claim pegged, an undo) to the journal and commits it -- write-ahead log, ``synchronous =
-FULL``, so the commit is on the disk -- *before* the engine applies it.  Starting again, the loop reads
-the unfinished match (best of three, or a single game) back and replays its actions through the same
-engine, which rebuilds exactly the state it had: the board is re-lit and the scoreboard shows the same.
+Nothing is lost when the power is pulled.  The game loop writes every action to the journal in the game
+notation (:mod:`companion.rules.notation`: ``play 1 5s``, ``go 0``, ``claim 1 hand 12``), one row per
+action, the actions one event caused sharing a group number, and commits the group -- write-ahead log,
+``synchronous = FULL``, so the commit is on the disk -- before anything is shown.  Starting again, the
+loop reads the unfinished match (best of three, or a single game) back and replays its groups through the
+same engine, which rebuilds exactly the state it had: the board is re-lit and the scoreboard shows the
+same.  The rows of a match with the match's settings are a game file: ``crib export`` writes one.
 
-An undo is journalled too: it removes the last action's row in the same committed transaction, so the
-journal always holds exactly the actions that stand.
+An undo takes back the last group whole, in one committed transaction, so the journal always holds
+exactly the groups that stand, never part of one.  A journal written by an older companion (actions
+kept as JSON objects) is converted to the notation when it is opened.
 
 Finished games keep their result and, per player, the figures the statistics are made of (points from
 hands, cribs and pegging, and how many of each), grouped into matches (best of three by default).
@@ -29,7 +32,22 @@ from typing import Any
 
 __all__ = ["GameSummary", "Journal", "PlayerStats", "SavedMatch", "SeatSummary"]
 
-_SCHEMA = """
+_ACTIONS = """
+CREATE TABLE IF NOT EXISTS actions (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,
+    grp INTEGER NOT NULL,
+    at REAL NOT NULL,
+    line TEXT NOT NULL,
+    cursor INTEGER,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE INDEX IF NOT EXISTS actions_by_group ON actions (match_id, grp);
+"""
+
+_SCHEMA = (
+    _ACTIONS
+    + """
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY,
     started REAL NOT NULL,
@@ -38,13 +56,6 @@ CREATE TABLE IF NOT EXISTS matches (
     settings TEXT NOT NULL,
     players TEXT NOT NULL,
     winner INTEGER
-);
-CREATE TABLE IF NOT EXISTS actions (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,
-    at REAL NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (match_id, seq)
 );
 CREATE TABLE IF NOT EXISTS notes (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -79,16 +90,25 @@ CREATE TABLE IF NOT EXISTS seats (
     FOREIGN KEY (match_id, number) REFERENCES games(match_id, number) ON DELETE CASCADE
 );
 """
+)
 
 
 @dataclass(frozen=True, slots=True)
 class SavedMatch:
-    """A match (or single game) read back from the journal: enough to rebuild it by replaying ``actions``."""
+    """A match (or single game) read back from the journal: enough to rebuild it by replaying ``groups``
+    (each a group of notation lines done together) under ``settings``.  ``cursor`` is the position, in a
+    replayed recording, of the last event that took effect (-1 if none)."""
 
     id: int
     settings: dict[str, Any]
     players: tuple[str, ...]
-    actions: tuple[dict[str, Any], ...]
+    groups: tuple[tuple[str, ...], ...]
+    cursor: int = -1
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """Every action line, in order."""
+        return tuple(line for group in self.groups for line in group)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +185,7 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            _convert_json_actions(self._db)
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as error:
             raise OSError(f"{self.path} is not a game database the companion can use ({error})") from None
@@ -181,58 +202,105 @@ class Journal:
             )
             return int(cursor.lastrowid or 0)
 
-    def append(self, match_id: int, action: dict[str, Any]) -> int:
-        """Write one action and commit it to disk; returns its sequence number (0 first)."""
-        return self.append_many(match_id, [action])
-
-    def append_many(self, match_id: int, actions: Sequence[dict[str, Any]]) -> int:
-        """Write actions in one committed transaction (all or none reach the disk); returns the last's
-        sequence number."""
+    def append_group(self, match_id: int, lines: Sequence[str], cursor: int | None = None) -> int:
+        """Write one group of action lines in one committed transaction (all or none reach the disk);
+        returns the group's number.  ``cursor`` is kept with it (see :attr:`SavedMatch.cursor`)."""
+        if not lines:
+            raise ValueError("a group of actions needs at least one action")
         with self._write() as db:
-            row = db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE match_id = ?", (match_id,))
-            seq = int(row.fetchone()[0]) - 1
-            now = time.time()
-            for action in actions:
-                seq += 1
-                db.execute(
-                    "INSERT INTO actions (match_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                    (match_id, seq, now, json.dumps(action, separators=(",", ":"))),
-                )
-            return seq
-
-    def pop(self, match_id: int) -> dict[str, Any] | None:
-        """Undo: remove the last action and commit; returns it (None if the match has none)."""
-        with self._write() as db:
-            row = db.execute(
-                "SELECT seq, action FROM actions WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+            seq, grp = db.execute(
+                "SELECT COALESCE(MAX(seq) + 1, 0), COALESCE(MAX(grp) + 1, 0) FROM actions WHERE match_id = ?",
+                (match_id,),
             ).fetchone()
-            if row is None:
-                return None
-            db.execute("DELETE FROM actions WHERE match_id = ? AND seq = ?", (match_id, row[0]))
-            action: dict[str, Any] = json.loads(row[1])
-            return action
+            now = time.time()
+            db.executemany(
+                "INSERT INTO actions (match_id, seq, grp, at, line, cursor) VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, int(seq) + i, int(grp), now, line, cursor) for i, line in enumerate(lines)],
+            )
+            return int(grp)
 
-    def actions(self, match_id: int) -> tuple[dict[str, Any], ...]:
-        """The actions that stand, in order."""
+    def pop_group(self, match_id: int) -> tuple[str, ...]:
+        """Undo: remove the last group whole in one committed transaction; returns its lines (none if
+        the match has none)."""
+        with self._write() as db:
+            return self._pop_group(db, match_id)
+
+    @staticmethod
+    def _pop_group(db: sqlite3.Connection, match_id: int) -> tuple[str, ...]:
+        rows = db.execute(
+            "SELECT line FROM actions WHERE match_id = ? AND grp = "
+            "(SELECT MAX(grp) FROM actions WHERE match_id = ?) ORDER BY seq",
+            (match_id, match_id),
+        ).fetchall()
+        db.execute(
+            "DELETE FROM actions WHERE match_id = ? AND grp = "
+            "(SELECT MAX(grp) FROM actions WHERE match_id = ?)",
+            (match_id, match_id),
+        )
+        return tuple(str(line) for (line,) in rows)
+
+    def groups(self, match_id: int) -> tuple[tuple[str, ...], ...]:
+        """The groups of action lines that stand, in order."""
         with self._lock:
-            rows = self._conn().execute(
-                "SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
-            ).fetchall()
-        return tuple(json.loads(text) for (text,) in rows)
+            rows = (
+                self._conn()
+                .execute("SELECT grp, line FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))
+                .fetchall()
+            )
+        groups: dict[int, list[str]] = {}
+        for grp, line in rows:
+            groups.setdefault(int(grp), []).append(str(line))
+        return tuple(tuple(lines) for lines in groups.values())
+
+    def actions(self, match_id: int) -> tuple[str, ...]:
+        """The action lines that stand, in order."""
+        return tuple(line for group in self.groups(match_id) for line in group)
+
+    def match(self, match_id: int) -> SavedMatch:
+        """Any match in the journal, finished or not (for ``crib export``)."""
+        with self._lock:
+            row = (
+                self._conn()
+                .execute("SELECT settings, players FROM matches WHERE id = ?", (match_id,))
+                .fetchone()
+            )
+        if row is None:
+            raise LookupError(f"there is no match {match_id} in {self.path}")
+        return self._saved(match_id, row[0], row[1])
+
+    def matches(self) -> tuple[int, ...]:
+        """Every match's id, oldest first."""
+        with self._lock:
+            rows = self._conn().execute("SELECT id FROM matches ORDER BY id").fetchall()
+        return tuple(int(mid) for (mid,) in rows)
+
+    def _saved(self, match_id: int, settings: str, players: str) -> SavedMatch:
+        with self._lock:
+            found = (
+                self._conn()
+                .execute("SELECT MAX(cursor) FROM actions WHERE match_id = ?", (match_id,))
+                .fetchone()
+            )
+        cursor = -1 if found is None or found[0] is None else int(found[0])
+        return SavedMatch(
+            match_id, json.loads(settings), tuple(json.loads(players)), self.groups(match_id), cursor
+        )
 
     def unfinished(self) -> SavedMatch | None:
         """The match to resume after a restart, if one was in progress."""
         with self._lock:
-            row = self._conn().execute(
-                "SELECT id, settings, players FROM matches "
-                "WHERE finished IS NULL AND abandoned = 0 ORDER BY id DESC LIMIT 1"
-            ).fetchone()
+            row = (
+                self._conn()
+                .execute(
+                    "SELECT id, settings, players FROM matches "
+                    "WHERE finished IS NULL AND abandoned = 0 ORDER BY id DESC LIMIT 1"
+                )
+                .fetchone()
+            )
         if row is None:
             return None
         match_id, settings, players = row
-        return SavedMatch(
-            int(match_id), json.loads(settings), tuple(json.loads(players)), self.actions(int(match_id))
-        )
+        return self._saved(int(match_id), settings, players)
 
     def set_note(self, match_id: int, key: str, value: Any) -> None:
         """Keep something the table has seen that is not (yet) an action -- the crib cards turned up
@@ -245,9 +313,11 @@ class Journal:
 
     def note(self, match_id: int, key: str, default: Any = None) -> Any:
         with self._lock:
-            row = self._conn().execute(
-                "SELECT value FROM notes WHERE match_id = ? AND key = ?", (match_id, key)
-            ).fetchone()
+            row = (
+                self._conn()
+                .execute("SELECT value FROM notes WHERE match_id = ? AND key = ?", (match_id, key))
+                .fetchone()
+            )
         return default if row is None else json.loads(row[0])
 
     def abandon(self, match_id: int) -> None:
@@ -263,9 +333,7 @@ class Journal:
             if db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
                 raise LookupError(f"there is no match {match_id} in {self.path}")
             numbers = {summary.number for summary in summaries}
-            kept = {
-                int(n) for (n,) in db.execute("SELECT number FROM games WHERE match_id = ?", (match_id,))
-            }
+            kept = {int(n) for (n,) in db.execute("SELECT number FROM games WHERE match_id = ?", (match_id,))}
             for number in kept - numbers:
                 db.execute("DELETE FROM seats WHERE match_id = ? AND number = ?", (match_id, number))
                 db.execute("DELETE FROM games WHERE match_id = ? AND number = ?", (match_id, number))
@@ -328,12 +396,16 @@ class Journal:
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """The most recent finished games, newest first."""
         with self._lock:
-            rows = self._conn().execute(
-                "SELECT g.match_id, g.number, g.finished, m.players, g.winner, g.skunk, g.scores "
-                "FROM games g JOIN matches m ON m.id = g.match_id "
-                "ORDER BY g.finished DESC, g.match_id DESC, g.number DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT g.match_id, g.number, g.finished, m.players, g.winner, g.skunk, g.scores "
+                    "FROM games g JOIN matches m ON m.id = g.match_id "
+                    "ORDER BY g.finished DESC, g.match_id DESC, g.number DESC LIMIT ?",
+                    (limit,),
+                )
+                .fetchall()
+            )
         return [
             {
                 "match": int(mid),
@@ -402,6 +474,43 @@ class Journal:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _convert_json_actions(db: sqlite3.Connection) -> None:
+    """Convert a journal of an older companion, whose actions were JSON objects with their group beside
+    them, to notation lines, in one transaction.  Its hand counts were written by the table; now the
+    engine counts hands itself (``auto_show``), so they are dropped and the setting is turned on."""
+    columns = {str(row[1]) for row in db.execute("PRAGMA table_info(actions)")}
+    if "action" not in columns:
+        return
+    from companion.rules.actions import Count, action_from_dict
+    from companion.rules.notation import format_action
+
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        rows = db.execute("SELECT match_id, seq, at, action FROM actions ORDER BY match_id, seq").fetchall()
+        db.execute("ALTER TABLE actions RENAME TO old_actions")
+        for statement in _ACTIONS.split(";")[:2]:
+            db.execute(statement)
+        for match_id, seq, at, text in rows:
+            data = json.loads(text)
+            action = action_from_dict(data)
+            if isinstance(action, Count) and action.what == "hand":
+                continue
+            db.execute(
+                "INSERT INTO actions (match_id, seq, grp, at, line, cursor) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, seq, int(data.get("_group", seq)), at, format_action(action), data.get("_cursor")),
+            )
+        for match_id, settings in db.execute("SELECT id, settings FROM matches").fetchall():
+            db.execute(
+                "UPDATE matches SET settings = ? WHERE id = ?",
+                (json.dumps({**json.loads(settings), "auto_show": True}), match_id),
+            )
+        db.execute("DROP TABLE old_actions")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class _Transaction:

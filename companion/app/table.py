@@ -21,19 +21,19 @@ until it is given.  The list is answered on the scoreboard or with either player
 a question waits, turning a knob moves the highlight through the choices and pressing it answers with
 the highlighted card, exactly as picking that card on the scoreboard does.
 
-Every action is written to the journal and committed *before* the engine applies it; one event's actions
-form a group (a play and the goes inferred before it, the automatic counts after it), and undo takes back
-the last group, so an undo never leaves half of what one card caused.
+One event's actions form a group (a play and the goes inferred before it), done by the engine all or
+none (:meth:`~companion.rules.game.Game.apply_group`), with the automatic show done by the engine itself
+as part of the group.  The group is committed to the journal, in the game notation, before anything is
+shown (a journal that cannot be written takes the group back); undo takes back the last group in the
+engine and in the journal, each whole, so an undo never leaves half of what one card caused.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
-from companion.app.actions import action_from_dict, action_to_dict
 from companion.app.config import TableConfig
 from companion.app.store import GameSummary, Journal, SeatSummary
 from companion.cards import Card, InvalidCard, full_deck
@@ -65,7 +65,6 @@ from companion.rules.game import (
     Go,
     Muggins,
     NextGame,
-    OverClaim,
     PassMuggins,
     Phase,
     Play,
@@ -74,16 +73,14 @@ from companion.rules.game import (
     TurnStarter,
 )
 from companion.rules.game import Claim as ClaimAction
-from companion.rules.variants import variant_named
+from companion.rules.notation import action_from_line, format_action
 
-__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries", "settings_from_dict"]
+__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries"]
 
 #: The zones the camera's calibration names, and which player each belongs to.
 PLAYER_ZONES: Final = {"player0": 0, "player1": 1, "cut0": 0, "cut1": 1}
 STARTER_ZONE: Final = "starter"
 CRIB_ZONE: Final = "crib"
-_GROUP: Final = "_group"
-_CURSOR: Final = "_cursor"
 _SKUNK: Final = {None: 0, "skunk": 1, "double-skunk": 2}
 
 
@@ -100,24 +97,16 @@ class Correction:
         return {"message": self.message, "zone": self.zone, "seen": self.seen, "choices": list(self.choices)}
 
 
-def settings_from_dict(data: dict[str, Any]) -> Settings:
-    """The engine's settings as saved with a match (so a resumed match is replayed under its own rules)."""
-    return Settings(
-        variant=variant_named(str(data.get("variant", "six-card"))),
-        counting=Counting(str(data.get("counting", "auto"))),
-        match_games=int(data.get("match_games", 3)),
-        muggins_in_play=bool(data.get("muggins_in_play", False)),
-        over_claim=OverClaim(str(data.get("over_claim", "corrected"))),
-    )
-
-
 def _settings_dict(config: TableConfig) -> dict[str, Any]:
+    """The engine's settings for this table, as saved with each match (read by ``Settings.from_dict``).
+    The table shows hands automatically: the engine counts them as soon as the play ends."""
     return {
         "variant": config.variant,
         "counting": config.mode,
         "match_games": 2 * config.games_to_win - 1,
         "muggins_in_play": config.muggins_in_play,
         "over_claim": config.over_claim,
+        "auto_show": True,
     }
 
 
@@ -137,7 +126,6 @@ class Table:
         """Cards laid while a correction is asked for, read once it is answered."""
         self._held_claim: tuple[int, int, bool] | None = None
         """A crib claim pegged while a crib card was unread: pegged again once the card is named."""
-        self._group = 0
         self._recorded = 0
         self._event_cursor: int | None = None
         self.cursor = -1
@@ -148,15 +136,15 @@ class Table:
         else:
             self.match_id = saved.id
             self.players: tuple[str, ...] = saved.players
-            self.settings = settings_from_dict(saved.settings)
-            actions = [action_from_dict(a) for a in saved.actions]
-            self.game = Game.replay(actions, self.settings)
-            self._group = max((int(a.get(_GROUP, 0)) for a in saved.actions), default=0)
-            self.cursor = max((int(a.get(_CURSOR, -1)) for a in saved.actions), default=-1)
+            self.settings = Settings.from_dict(saved.settings)
+            self.game = Game(self.settings)
+            for group in saved.groups:
+                self.game.apply_group([action_from_line(line) for line in group])
+            self.cursor = saved.cursor
             self._recorded = len(self.game.games)
             self._crib_seen = [Card.parse(c) for c in journal.note(saved.id, "crib_seen", [])]
             self._event_cursor = None if self.cursor < 0 else self.cursor
-            self._auto()  # finish automatic counts a power cut interrupted (they follow from the state)
+            self._count_crib()  # a crib seen whole before a power cut is counted now
             self._sync_record()
             self._event_cursor = None
         self.resumed = saved is not None and bool(saved.actions)
@@ -178,11 +166,10 @@ class Table:
     def _begin_match(self) -> None:
         self.players = self.config.players
         settings = _settings_dict(self.config)
-        self.settings = settings_from_dict(settings)
+        self.settings = Settings.from_dict(settings)
         self.match_id = self.journal.begin_match(settings, self.players)
         self.game = Game(self.settings)
         self._recorded = 0
-        self._group = 0
         self._reset_follower()
 
     def _reset_follower(self) -> None:
@@ -225,26 +212,22 @@ class Table:
     # -- doing, journalled first ---------------------------------------------------------------------
 
     def _do(self, actions: Sequence[Action]) -> None:
-        """Journal and apply one group of actions (verified first on a copy, so all or none are done)."""
+        """Do one group of actions (all or none; a refusal raises the engine's sentence) and journal it.
+
+        The engine does the group first, in memory, then the journal commits it before anything is
+        shown; if the journal cannot be written, the group is taken back and the error goes on.
+        """
         if not actions:
             return
-        if len(actions) == 1:
-            self.game.verify(actions[0])  # raises RulesError with the engine's sentence
-        else:
-            trial = _trial(self.game)
-            for action in actions:
-                trial.apply(action)
-        self._group += 1
-        self.journal.append_many(self.match_id, [self._row(action) for action in actions])
-        for action in actions:
-            self.game.apply(action)
+        self.game.apply_group(actions)
+        try:
+            self.journal.append_group(
+                self.match_id, [format_action(action) for action in actions], self._event_cursor
+            )
+        except BaseException:
+            self.game.undo_group()
+            raise
         self._sync_record()
-
-    def _row(self, action: Action) -> dict[str, Any]:
-        row = {**action_to_dict(action), _GROUP: self._group}
-        if self._event_cursor is not None:
-            row[_CURSOR] = self._event_cursor
-        return row
 
     def undo(self) -> bool:
         """Take back the last group of actions (or dismiss a pending correction); False if nothing to undo."""
@@ -254,17 +237,11 @@ class Table:
             self._held_claim = None
             self._release_held()
             return True
-        last = self.journal.actions(self.match_id)
-        if not last:
+        if not self.game.can_undo():
             self.notice = "there is nothing to undo"
             return False
-        group = last[-1].get(_GROUP)
-        undone = [op.note for op in self.game.log[-sum(1 for a in last if a.get(_GROUP) == group) :]]
-        for action in reversed(last):
-            if action.get(_GROUP) != group:
-                break
-            self.journal.pop(self.match_id)
-            self.game.undo()
+        self.journal.pop_group(self.match_id)  # one transaction: the whole group or nothing
+        undone = [op.note for op in self.game.undo_group()]
         self._reset_follower()
         self._sync_record()
         self.notice = named("undone: " + "; ".join(undone), self.players)
@@ -311,7 +288,7 @@ class Table:
                 self.new_match()
             case SayGo(player):
                 self._do([Go(player)])
-                self._auto()
+                self._count_crib()
             case CallMuggins(player):
                 self._do([Muggins(player)])
             case MugginsExpired(serial):
@@ -322,7 +299,7 @@ class Table:
                 counting = Counting(mode)
                 if counting is not self.game.counting:
                     self._do([SwitchCounting(counting)])
-                    self._auto()
+                    self._count_crib()
             case DialClaim(steps=steps) if self.correction is not None:
                 choices = len(self.correction.choices)
                 self.highlighted = (self.highlighted + steps) % choices if choices else 0
@@ -370,7 +347,7 @@ class Table:
         if knob and points == 0 and in_turn and game.can_go(player):
             # The knob pressed with nothing dialled, in the play: "go" (a claim of nothing means nothing).
             self._do([Go(player)])
-            self._auto()
+            self._count_crib()
             return
         goes = self._goes_before_claim(player) if game.counting is Counting.CLAIMS else None
         if goes is not None:
@@ -388,7 +365,7 @@ class Table:
                     return
             self._do([*goes[0], ClaimAction(player, pending, points, cards)])
             self.dial[player] = 0
-            self._auto()
+            self._count_crib()
             return
         self.notice = f"{self.players[player]} has nothing to peg now: {game.waiting_for()}"
 
@@ -404,18 +381,22 @@ class Table:
             return ([], nxt[1])  # a play score still unclaimed is lost when the show begins
         if self.game.phase is not Phase.PLAY:
             return None
-        trial = _trial(self.game)
+        game = self.game
         goes: list[Action] = []
-        for _ in range(trial.variant.players):
-            turn = trial.turn()
-            if turn is None or trial.phase is not Phase.PLAY or not trial.can_go(turn):
-                return None
-            goes.append(Go(turn))
-            trial.apply(Go(turn))
-            claim = trial.snapshot().pending_claim
-            if claim is not None:
-                return (goes, claim.what) if claim.player == player else None
-        return None
+        try:  # the goes are tried on the game itself, each taken back below
+            for _ in range(game.variant.players):
+                turn = game.turn()
+                if turn is None or game.phase is not Phase.PLAY or not game.can_go(turn):
+                    return None
+                game.apply(Go(turn))
+                goes.append(Go(turn))
+                claim = game.snapshot().pending_claim
+                if claim is not None:
+                    return (list(goes), claim.what) if claim.player == player else None
+            return None
+        finally:
+            for _ in goes:
+                game.undo_group()
 
     def _next_game(self) -> None:
         if self.game.match_winner is not None:
@@ -519,23 +500,27 @@ class Table:
         if any(c == card and p == player for p, c in game.snapshot().deal_cards):
             return  # the same card seen again where it was laid
         self._do(self._plan_play(player, card))
-        self._auto()
+        self._count_crib()
 
     def _plan_play(self, player: int, card: Card) -> list[Action]:
         """The play, with the goes that must have been said before it for it to be legal."""
         if self.game.can_play(player, card):
             return [Play(player, card)]
-        trial = _trial(self.game)
+        game = self.game
         plan: list[Action] = []
-        for _ in range(trial.variant.players):
-            turn = trial.turn()
-            if turn is None or trial.phase is not Phase.PLAY or not trial.can_go(turn):
-                break
-            plan.append(Go(turn))
-            trial.apply(Go(turn))
-            if trial.phase is Phase.PLAY and trial.can_play(player, card):
-                return [*plan, Play(player, card)]
-        self.game.verify_play(player, card)  # raises the engine's own sentence for what is wrong
+        try:  # the goes are tried on the game itself, each taken back below
+            for _ in range(game.variant.players):
+                turn = game.turn()
+                if turn is None or game.phase is not Phase.PLAY or not game.can_go(turn):
+                    break
+                game.apply(Go(turn))
+                plan.append(Go(turn))
+                if game.phase is Phase.PLAY and game.can_play(player, card):
+                    return [*plan, Play(player, card)]
+        finally:
+            for _ in plan:
+                game.undo_group()
+        game.verify_play(player, card)  # raises the engine's own sentence for what is wrong
         raise_refusal(f"no go explains {card} laid by {self.players[player]}")
 
     def _shown(self, card: Card, zone: str) -> None:
@@ -552,7 +537,7 @@ class Table:
         if len(self._crib_seen) >= 4:
             raise_refusal("the crib already has four cards")
         self._set_crib_seen([*self._crib_seen, card])
-        self._auto()
+        self._count_crib()
 
     def _crib_short(self) -> bool:
         """The show is on and the crib, still to be counted, lacks cards the camera has not read."""
@@ -570,37 +555,16 @@ class Table:
         cards = known + [c for c in self._crib_seen if c not in known]
         return tuple(cards) if len(cards) == 4 else None
 
-    def _auto(self) -> None:
-        """Automatic counting: show each hand as soon as the play ends, and the crib once it is seen."""
+    def _count_crib(self) -> None:
+        """Automatic counting shows the hands by itself (an engine setting); the crib, thrown face down,
+        is shown once the camera has seen its four cards turned up."""
         game = self.game
-        while game.counting is Counting.AUTO and game.phase is Phase.SHOW:
-            nxt = game.snapshot().show_next
-            if nxt is None:
-                return
-            player, what = nxt
-            if what == "hand":
-                self._do_in_group(Count(player, "hand"))
-                continue
-            cards = self._crib_cards()
-            if cards is None:
-                return
-            self._do_in_group(Count(player, "crib", cards))
+        if game.counting is not Counting.AUTO or game.snapshot().show_next != (game.dealer, "crib"):
+            return
+        cards = self._crib_cards()
+        if cards is not None and game.dealer is not None:
+            self._do([Count(game.dealer, "crib", cards)])
             self._set_crib_seen([])
-
-    def _do_in_group(self, action: Action) -> None:
-        """An automatic action joins the group of the event that caused it (one undo takes both back)."""
-        self.game.verify(action)
-        self.journal.append(self.match_id, self._row(action))
-        self.game.apply(action)
-        self._sync_record()
-
-
-def _trial(game: Game) -> Game:
-    """A copy of the game to try actions on.  The log's records and the cards are frozen values, so the
-    copy shares them (a deep copy of a long log would cost more than the whole rest of an event)."""
-    memo: dict[int, Any] = {id(card): card for card in full_deck()}
-    memo.update((id(op), op) for op in game.log)
-    return copy.deepcopy(game, memo)
 
 
 class _Refusal(RulesError):

@@ -20,7 +20,8 @@ Reading and writing take open text streams; nothing here opens a file.  A game f
     ...
 
 Settings come first (``variant``, ``counting auto|claims``, ``muggins on|off|play``, ``over-claim
-corrected|opponent-takes``, ``target N``, ``skunk N [N|none]``, ``match N [alternate|loser]``), then
+corrected|opponent-takes``, ``target N``, ``skunk N [N|none]``, ``match N [alternate|loser]``, ``show
+auto|called``: with ``show auto`` the engine counts each hand itself when the play ends), then
 the actions, each named as in :mod:`companion.rules.game`: ``cut P CARD``, ``deal P [CARDS]``, ``deal
 crib [CARD]``, ``discard P [CARDS]``, ``starter CARD``, ``play P CARD``, ``go P``, ``count P hand|crib
 [CARDS]``, ``claim P hand|crib|play N [CARDS]``, ``muggins P``, ``pass``, ``switch auto|claims``,
@@ -87,6 +88,7 @@ __all__ = [
     "NotationError",
     "ScoreCheck",
     "Undo",
+    "action_from_line",
     "format_action",
     "load_game",
     "parse_action",
@@ -206,6 +208,15 @@ def parse_action(line: str) -> Entry:
     raise ValueError(f"{verb!r} is not an action a game file knows")
 
 
+def action_from_line(line: str) -> Action:
+    """One action line as the engine's action: what the journal keeps (``undo`` and ``score`` are lines
+    of a file, not actions, so they are a ValueError here, as anything unreadable is)."""
+    entry = parse_action(line)
+    if isinstance(entry, Undo | ScoreCheck):
+        raise ValueError(f"{line!r} is not an action")
+    return entry
+
+
 def _counting(token: str) -> Counting:
     try:
         return Counting(token.lower())
@@ -246,6 +257,11 @@ def _setting(settings: Settings, verb: str, rest: list[str]) -> Settings:
             raise ValueError("expected 'skunk LINE [DOUBLE-LINE|none]'")
         double = None if len(rest) == 1 or rest[1].lower() == "none" else _number(rest[1])
         return replace(settings, skunk_line=_number(rest[0]), double_skunk_line=double)
+    if verb == "show":
+        _exactly(rest, 1, "show auto|called")
+        if rest[0].lower() not in ("auto", "called"):
+            raise ValueError(f"the show is 'auto' (counted by the companion) or 'called', not {rest[0]!r}")
+        return replace(settings, auto_show=rest[0].lower() == "auto")
     if verb == "match":
         if len(rest) not in (1, 2):
             raise ValueError("expected 'match GAMES [alternate|loser]'")
@@ -259,7 +275,7 @@ def _setting(settings: Settings, verb: str, rest: list[str]) -> Settings:
     raise KeyError(verb)
 
 
-_SETTINGS = ("variant", "counting", "muggins", "over-claim", "target", "skunk", "match")
+_SETTINGS = ("variant", "counting", "muggins", "over-claim", "target", "skunk", "match", "show")
 
 
 def read_game(stream: Iterable[str], name: str = "game") -> GameFile:
@@ -371,22 +387,37 @@ def _settings_lines(settings: Settings) -> list[str]:
     if settings.skunk_line is not None:
         double = settings.double_skunk_line
         lines.append(f"skunk {settings.skunk_line} {'none' if double is None else double}")
+    if settings.auto_show:
+        lines.append("show auto")
     return lines
 
 
 def write_game(game: Game, stream: TextIO, *, scores: bool = True, notes: bool = True) -> None:
     """Write the game's settings and actions; with ``scores`` a ``score`` line after every score pegged,
-    with ``notes`` each action's sentence as a comment."""
+    with ``notes`` each action's sentence as a comment.
+
+    What the engine did by itself (the automatic show) is written as a comment only: replayed under the
+    same settings, the engine does it again.
+    """
     stream.write("# crib companion game file: one action per line\n")
     for line in _settings_lines(game.settings):
         stream.write(line + "\n")
     totals = [0] * game.variant.tracks
-    for op in game.log:
+    log = game.log
+    pegged = False
+    for index, op in enumerate(log):
         if isinstance(op.action, NextGame):
             totals = [0] * game.variant.tracks
         text = format_action(op.action)
-        stream.write(f"{text:<32} # {op.note}\n" if notes else text + "\n")
+        if op.automatic:
+            if notes:
+                stream.write(f"# {op.note}\n")
+        else:
+            stream.write(f"{text:<32} # {op.note}\n" if notes else text + "\n")
         for scoring in op.scores:
             totals[scoring.side] = scoring.forward
-        if scores and op.scores:
+        pegged = pegged or bool(op.scores)
+        # The score is checked once the engine has done all it does by itself after the action.
+        if scores and pegged and (index + 1 == len(log) or not log[index + 1].automatic):
             stream.write(format_action(ScoreCheck(tuple(totals))) + "\n")
+            pegged = False

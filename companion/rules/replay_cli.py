@@ -74,22 +74,24 @@ def run_replay(args: argparse.Namespace) -> int:
         with Path(name).open(encoding="utf-8") as stream:
             record = read_game(stream, Path(name).name)
     game = Game(record.settings)
-    steps = []
+    steps: list[tuple[int, bool, tuple[Operation, ...]]] = []
+    logged = 0
     for number, entry, op, replayed in replay_lines(record):  # the whole file is checked before printing
-        steps.append((number, entry, op))
+        if isinstance(entry, Undo | ScoreCheck):
+            ops: tuple[Operation, ...] = () if op is None else (op,)
+        else:  # the action, then what the engine did by itself after it (the automatic show)
+            ops = replayed.log[logged:]
+        logged = len(replayed.log)
+        steps.append((number, isinstance(entry, Undo), ops))
         game = replayed
-    for number, entry, op in steps:
-        if args.json:
-            if op is not None:
-                print(json.dumps({"line": number, "undo": isinstance(entry, Undo), **op.to_dict()}))
-            continue
-        if isinstance(entry, ScoreCheck):
-            continue
-        assert op is not None
-        if isinstance(entry, Undo):
-            print(f"{number:>4}  undo: {op.note}")
-            continue
-        _print_op(number, op, game)
+    for number, undo, ops in steps:
+        for op in ops:
+            if args.json:
+                print(json.dumps({"line": number, "undo": undo, **op.to_dict()}))
+            elif undo:
+                print(f"{number:>4}  undo: {op.note}")
+            else:
+                _print_op(number, op, game)
     if args.json:
         print(json.dumps({"final": game.snapshot().to_dict()}))
         return 0

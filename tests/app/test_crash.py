@@ -24,10 +24,10 @@ def crib_play(db: Path, recording: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def journal(db: Path) -> list[dict[str, object]]:
+def journal(db: Path) -> list[tuple[int, str, int | None]]:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT action FROM actions ORDER BY match_id, seq").fetchall()
-    return [json.loads(text) for (text,) in rows]
+        rows = conn.execute("SELECT grp, line, cursor FROM actions ORDER BY match_id, seq").fetchall()
+    return [(int(grp), str(line), cursor) for grp, line, cursor in rows]
 
 
 def finished_games(db: Path) -> list[tuple[int, int, str]]:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import random
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -10,29 +15,29 @@ import pytest
 from companion.app.store import GameSummary, Journal, SeatSummary
 
 
-def test_actions_are_read_back_in_order_after_reopening(tmp_path: Path) -> None:
+def test_actions_are_read_back_in_order_and_in_their_groups_after_reopening(tmp_path: Path) -> None:
     path = tmp_path / "table.db"
     with Journal(path) as journal:
         match = journal.begin_match({"mode": "auto"}, ["Ann", "Bob"])
-        assert journal.append(match, {"action": "cut", "player": 0, "card": "5h"}) == 0
-        assert journal.append(match, {"action": "cut", "player": 1, "card": "Kd"}) == 1
+        assert journal.append_group(match, ["cut 0 5h"]) == 0
+        assert journal.append_group(match, ["cut 1 Kd"], cursor=4) == 1
+        assert journal.append_group(match, ["go 1", "play 0 5s"], cursor=7) == 2
     with Journal(path) as again:
         saved = again.unfinished()
     assert saved is not None
     assert saved.id == match
     assert saved.players == ("Ann", "Bob")
     assert saved.settings == {"mode": "auto"}
-    assert saved.actions == (
-        {"action": "cut", "player": 0, "card": "5h"},
-        {"action": "cut", "player": 1, "card": "Kd"},
-    )
+    assert saved.groups == (("cut 0 5h",), ("cut 1 Kd",), ("go 1", "play 0 5s"))
+    assert saved.actions == ("cut 0 5h", "cut 1 Kd", "go 1", "play 0 5s")
+    assert saved.cursor == 7
 
 
 def test_the_journal_is_committed_to_disk_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     path = tmp_path / "table.db"
     journal = Journal(path)
     match = journal.begin_match({}, ["Ann", "Bob"])
-    journal.append(match, {"action": "go", "player": 1})
+    journal.append_group(match, ["go 1"])
     # Another connection sees the row at once: it was committed, not left in an open transaction.
     other = sqlite3.connect(path)
     assert other.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
@@ -43,24 +48,25 @@ def test_the_journal_is_committed_to_disk_in_wal_mode_with_full_sync(tmp_path: P
     journal.close()
 
 
-def test_undo_removes_exactly_the_last_action(tmp_path: Path) -> None:
+def test_undo_removes_exactly_the_last_group(tmp_path: Path) -> None:
     with Journal(tmp_path / "t.db") as journal:
         match = journal.begin_match({}, ["Ann", "Bob"])
-        for n in range(3):
-            journal.append(match, {"n": n})
-        assert journal.pop(match) == {"n": 2}
-        assert journal.append(match, {"n": 9}) == 2
-        assert journal.actions(match) == ({"n": 0}, {"n": 1}, {"n": 9})
-        journal.pop(match)
-        journal.pop(match)
-        journal.pop(match)
-        assert journal.pop(match) is None
+        journal.append_group(match, ["go 0"])
+        journal.append_group(match, ["go 1", "play 0 5h"])
+        assert journal.pop_group(match) == ("go 1", "play 0 5h")
+        assert journal.append_group(match, ["play 1 9c"]) == 1
+        assert journal.actions(match) == ("go 0", "play 1 9c")
+        journal.pop_group(match)
+        journal.pop_group(match)
+        assert journal.pop_group(match) == ()
+        with pytest.raises(ValueError, match="at least one action"):
+            journal.append_group(match, [])
 
 
 def test_a_new_match_abandons_the_unfinished_one(tmp_path: Path) -> None:
     with Journal(tmp_path / "t.db") as journal:
         first = journal.begin_match({}, ["Ann", "Bob"])
-        journal.append(first, {"n": 1})
+        journal.append_group(first, ["go 0"])
         second = journal.begin_match({}, ["Ann", "Bob"])
         saved = journal.unfinished()
         assert saved is not None and saved.id == second and saved.actions == ()
@@ -118,3 +124,77 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"folder .* is missing"):
         Journal(tmp_path / "nowhere" / "t.db")
+
+
+class _PowerCutAfterDelete:
+    """A connection whose power goes right after the undo's DELETE runs, before anything is committed."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        cursor = self._db.execute(sql, *args)
+        if sql.lstrip().upper().startswith("DELETE"):
+            raise OSError("the power went")
+        return cursor
+
+
+def test_an_undo_cut_short_between_its_statements_leaves_the_group_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.db"
+    with Journal(path) as journal:
+        match = journal.begin_match({}, ["Ann", "Bob"])
+        journal.append_group(match, ["go 0"])
+        journal.append_group(match, ["go 1", "go 0", "play 1 5h"])
+        original = Journal._pop_group
+        monkeypatch.setattr(
+            Journal, "_pop_group", staticmethod(lambda db, m: original(_PowerCutAfterDelete(db), m))
+        )
+        with pytest.raises(OSError, match="the power went"):
+            journal.pop_group(match)
+        monkeypatch.undo()
+        assert journal.groups(match) == (("go 0",), ("go 1", "go 0", "play 1 5h"))
+    with Journal(path) as again:
+        assert again.groups(match) == (("go 0",), ("go 1", "go 0", "play 1 5h"))
+
+
+_UNDOER = """
+import sys
+from companion.app.store import Journal
+journal = Journal(sys.argv[1])
+match = journal.begin_match({}, ["Ann", "Bob"])
+n = 0
+print("ready", flush=True)
+while True:
+    for size in (3, 5, 4):
+        n += 1
+        journal.append_group(match, [f"group {n} line {i} of {size}" for i in range(size)])
+    for _ in range(3):
+        journal.pop_group(match)
+"""
+
+
+def test_a_journal_killed_at_random_points_of_undo_holds_whole_groups_only(tmp_path: Path) -> None:
+    """SIGKILL a real process that keeps writing and undoing groups: every group left is whole."""
+    rng = random.Random(5)
+    for run in range(4):
+        path = tmp_path / f"killed{run}.db"
+        child = subprocess.Popen(
+            [sys.executable, "-c", _UNDOER, str(path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.4))  # a random point: no event marks "mid-undo" from outside
+        child.send_signal(signal.SIGKILL)
+        child.communicate(timeout=30)
+        with Journal(path) as journal:
+            (match,) = journal.matches()
+            groups = journal.groups(match)
+        assert len(groups) <= 3
+        for group in groups:
+            size = int(group[0].rsplit(" ", 1)[1])
+            assert len(group) == size, f"a group cut in half: {group}"
+            assert group == tuple(f"{group[0].rsplit(' line', 1)[0]} line {i} of {size}" for i in range(size))

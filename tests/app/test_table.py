@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from companion.app.simulate import script_game
 from companion.app.store import Journal
 from companion.app.table import Table
 from companion.app.view import build_view, deal_rows
+from companion.cli import main
 from companion.events import (
     CallMuggins,
     CardLanded,
@@ -25,6 +29,7 @@ from companion.events import (
     Undo,
 )
 from companion.rules.game import Go, Phase, Play
+from companion.rules.notation import load_game
 
 from .helpers import NAMES, config, feed, lay, table
 
@@ -378,3 +383,92 @@ def test_each_new_question_starts_at_its_first_choice() -> None:
     played.handle(Correct("5h", "player0"))  # answered; the held card, now seen twice, is asked about
     assert played.correction is not None and "5h has already been" in played.correction.message
     assert build_view(played)["correction"]["highlighted"] == 0
+
+
+@pytest.mark.parametrize("mode", ["auto", "claims"])
+def test_a_game_played_at_the_table_is_exported_as_a_file_crib_replay_reproduces(
+    tmp_path: Path, mode: str
+) -> None:
+    recording = script_game(4, mode=mode)
+    played = table(tmp_path / "t.db", mode=mode)
+    events = list(recording.events)
+    # A card laid in the play, taken back with undo and laid again: the undone group is not exported.
+    at = next(i for i, e in enumerate(events) if i > 30 and isinstance(e, CardLanded) and "player" in e.zone)
+    feed(played, [*events[: at + 1], Undo(), *events[at:]])
+    assert tuple(played.game.scores) == recording.final
+    played.journal.close()
+    out = tmp_path / "game.crib"
+    assert main(["export", str(tmp_path / "t.db"), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "show auto" in text and "score " in text
+    replayed = load_game(text.splitlines(), "game.crib")  # every score line is checked on the way
+    assert replayed.log == played.game.log
+    assert tuple(replayed.scores) == recording.final
+    assert replayed.snapshot() == played.game.snapshot()
+
+
+def test_export_says_in_one_sentence_when_there_is_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", str(tmp_path / "none.db")]) == 1
+    assert capsys.readouterr().err.strip() == f"crib: there is no game database at {tmp_path / 'none.db'}"
+
+
+class _FullDisk(Journal):
+    def append_group(self, match_id: int, lines: Sequence[str], cursor: int | None = None) -> int:
+        raise OSError("the disk is full")
+
+
+def test_a_group_the_journal_cannot_keep_is_taken_back_from_the_game() -> None:
+    played = table()
+    feed(played, [*opening(), *lay("player1 10s")])
+    before = (played.game.snapshot(), played.game.log)
+    played.journal.__class__ = _FullDisk
+    with pytest.raises(OSError, match="the disk is full"):
+        played.handle(CardLanded("5h", "player0"))
+    assert (played.game.snapshot(), played.game.log) == before
+
+
+def test_undo_of_a_group_takes_back_its_rows_in_the_journal_too(tmp_path: Path) -> None:
+    played = table(tmp_path / "t.db")
+    feed(played, [*opening(), *lay("player1 10s", "player0 Kh", "player1 5d")])
+    rows = played.journal.groups(played.match_id)
+    played.handle(CardLanded("8c", "player0"))  # 25 + 8 passes 31: both goes inferred, one group
+    assert played.journal.groups(played.match_id)[-1] == ("go 0", "go 1", "play 0 8c")
+    played.handle(Undo())
+    assert played.journal.groups(played.match_id) == rows
+
+
+def test_a_journal_of_an_older_companion_is_converted_and_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE matches (id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, "
+        "abandoned INTEGER NOT NULL DEFAULT 0, settings TEXT NOT NULL, players TEXT NOT NULL, "
+        "winner INTEGER);"
+        "CREATE TABLE actions (match_id INTEGER NOT NULL, seq INTEGER NOT NULL, at REAL NOT NULL, "
+        "action TEXT NOT NULL, PRIMARY KEY (match_id, seq));"
+    )
+    settings = {"variant": "six-card", "counting": "auto", "match_games": 1}
+    old.execute(
+        "INSERT INTO matches VALUES (1, 0, NULL, 0, ?, ?, NULL)", (json.dumps(settings), '["Ann", "Bob"]')
+    )
+    rows = [
+        {"action": "cut", "player": 0, "card": "Ah", "_group": 1},
+        {"action": "cut", "player": 1, "card": "Kd", "_group": 2},
+        {"action": "deal", "player": 1, "cards": None, "_group": 3},
+        {"action": "deal", "player": 0, "cards": None, "_group": 3},
+        {"action": "discard", "player": 1, "cards": None, "_group": 3},
+        {"action": "discard", "player": 0, "cards": None, "_group": 3},
+        {"action": "starter", "card": "2c", "_group": 3, "_cursor": 5},
+    ]
+    for seq, row in enumerate(rows):
+        old.execute("INSERT INTO actions VALUES (1, ?, 0, ?)", (seq, json.dumps(row)))
+    old.commit()
+    old.close()
+    resumed = Table(Journal(path), config())
+    assert resumed.resumed and resumed.cursor == 5
+    assert resumed.game.phase is Phase.PLAY and resumed.game.settings.auto_show
+    assert resumed.journal.groups(1)[-1] == ("deal 1", "deal 0", "discard 1", "discard 0", "starter 2c")
+    feed(resumed, lay("player1 10s", "player0 5h"))
+    assert resumed.game.scores == [2, 0]

@@ -47,6 +47,7 @@ SETTINGS = st.builds(
     muggins=st.booleans(),
     muggins_in_play=st.booleans(),
     match_games=st.sampled_from([1, 3]),
+    auto_show=st.booleans(),
 )
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

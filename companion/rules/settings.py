@@ -1,0 +1,154 @@
+"""How a table plays: the phases of a game and every house-rule option, as one frozen :class:`Settings`.
+
+:meth:`Settings.from_dict` is the one reader of saved settings (the journal's, the scoreboard's); the
+game file's setting lines are read by :mod:`companion.rules.notation` into the same value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from companion.rules.variants import SIX_CARD, Variant, skunk_lines_for, variant_named
+
+__all__ = ["Counting", "FirstDeal", "OverClaim", "Phase", "Settings"]
+
+
+class Phase(Enum):
+    """Where the game stands; the value is the name used in JSON."""
+
+    CUT_FOR_DEAL = "cut-for-deal"
+    DEAL = "deal"
+    DISCARD = "discard"
+    STARTER = "starter"
+    PLAY = "play"
+    SHOW = "show"
+    GAME_OVER = "game-over"
+
+
+_DURING: Final = {
+    Phase.CUT_FOR_DEAL: "while the players cut for the deal",
+    Phase.DEAL: "during the deal",
+    Phase.DISCARD: "while the players throw to the crib",
+    Phase.STARTER: "while the starter is waited for",
+    Phase.PLAY: "during the play",
+    Phase.SHOW: "during the show",
+    Phase.GAME_OVER: "once the game is over",
+}
+
+
+class Counting(Enum):
+    """Who counts: the engine (``auto``), or the players, who claim their points (``claims``)."""
+
+    AUTO = "auto"
+    CLAIMS = "claims"
+
+
+class OverClaim(Enum):
+    """What happens to points claimed beyond the true count."""
+
+    #: Tournament style (American Cribbage Congress): the claim is simply corrected.
+    CORRECTED = "corrected"
+    #: Traditional house rule: the claim is corrected and the opponent pegs the excess.
+    OPPONENT_TAKES = "opponent-takes"
+
+
+class FirstDeal(Enum):
+    """Who deals first in the later games of a match."""
+
+    #: The primary text: first box alternates for the second game; a deciding game has a fresh cut.
+    ALTERNATE = "alternate"
+    #: The quick guide: the loser of the previous game deals.
+    LOSER = "loser"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How this table plays.  Every house-rule option of the rules texts is one field here."""
+
+    variant: Variant = SIX_CARD
+    counting: Counting = Counting.AUTO
+    #: Muggins on the show (hands and crib): the opponent may peg points a player left behind.
+    muggins: bool = True
+    #: Muggins also on scores missed in the play ("some people apply the same rule").
+    muggins_in_play: bool = False
+    over_claim: OverClaim = OverClaim.CORRECTED
+    #: Points to win; ``None`` for the variant's own (121, or 61 for five-card).
+    target: int | None = None
+    #: A loser below this is skunked (``None``: 30 short of the target, i.e. 91 in a game to 121).
+    skunk_line: int | None = None
+    #: A loser below this is double-skunked (``None``: 61 in a game to 121, none in a game to 61).
+    double_skunk_line: int | None = None
+    #: Games in the match (best of three by default; 1 for a single game).
+    match_games: int = 3
+    first_deal: FirstDeal = FirstDeal.ALTERNATE
+    #: The automatic show (an automation, as the counting is): with automatic counting the engine shows
+    #: each hand itself as soon as the play ends, and the crib once its four cards are known, so no caller
+    #: has to step it.  Off, each count is an action of its own (``count P hand``).
+    auto_show: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.muggins and self.muggins_in_play:  # muggins in the play is a widening of muggins
+            object.__setattr__(self, "muggins_in_play", False)
+        if self.target is not None and self.target < 1:
+            raise ValueError(f"the target must be at least 1 point, not {self.target}")
+        if self.match_games < 1 or self.match_games % 2 == 0:
+            raise ValueError(f"a match is best of an odd number of games, not {self.match_games}")
+
+    @property
+    def game_target(self) -> int:
+        """The points that win a game."""
+        return self.variant.target if self.target is None else self.target
+
+    @property
+    def skunk(self) -> tuple[int, int | None]:
+        """The skunk and double-skunk lines in force."""
+        default_skunk, default_double = skunk_lines_for(self.game_target)
+        return (
+            default_skunk if self.skunk_line is None else self.skunk_line,
+            default_double if self.double_skunk_line is None else self.double_skunk_line,
+        )
+
+    @property
+    def wins_needed(self) -> int:
+        """Games a side must win to take the match."""
+        return self.match_games // 2 + 1
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Read back :meth:`to_dict` (unknown keys are ignored; a bad value is a ValueError)."""
+        target = data.get("target")
+        variant = variant_named(str(data.get("variant", SIX_CARD.name)))
+        skunk = data.get("skunk_line")
+        double = data.get("double_skunk_line")
+        return cls(
+            variant=variant,
+            counting=Counting(data.get("counting", "auto")),
+            muggins=bool(data.get("muggins", True)),
+            muggins_in_play=bool(data.get("muggins_in_play", False)),
+            over_claim=OverClaim(data.get("over_claim", OverClaim.CORRECTED.value)),
+            target=None if target is None or int(target) == variant.target else int(target),
+            skunk_line=None if skunk is None else int(skunk),
+            double_skunk_line=None if double is None else int(double),
+            match_games=int(data.get("match_games", 3)),
+            first_deal=FirstDeal(data.get("first_deal", FirstDeal.ALTERNATE.value)),
+            auto_show=bool(data.get("auto_show", False)),
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form (the lines in force, so a reader need not know the defaults)."""
+        skunk, double = self.skunk
+        return {
+            "variant": self.variant.name,
+            "counting": self.counting.value,
+            "muggins": self.muggins,
+            "muggins_in_play": self.muggins_in_play,
+            "over_claim": self.over_claim.value,
+            "target": self.game_target,
+            "skunk_line": skunk,
+            "double_skunk_line": double,
+            "match_games": self.match_games,
+            "first_deal": self.first_deal.value,
+            "auto_show": self.auto_show,
+        }
