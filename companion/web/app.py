@@ -47,8 +47,23 @@ __all__ = ["create_app"]
 
 _STATIC = {
     "app.js": "text/javascript; charset=utf-8",
+    "board.js": "text/javascript; charset=utf-8",
+    "charts.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
+}
+
+_MANIFEST: dict[str, Any] = {
+    "name": "Crib companion scoreboard",
+    "short_name": "Crib",
+    "description": "The cribbage table's scores, pegs and counts, live.",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "orientation": "any",
+    "background_color": "#1b130c",
+    "theme_color": "#2b1d12",
+    "icons": [{"src": "/static/favicon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
 }
 
 
@@ -115,6 +130,10 @@ def create_app(
         if name not in _STATIC:
             raise HTTPException(404, f"no file {name}")
         return Response((package / name).read_bytes(), media_type=_STATIC[name])
+
+    @app.get("/manifest.webmanifest")
+    def manifest() -> JSONResponse:
+        return JSONResponse(_MANIFEST, media_type="application/manifest+json")
 
     @app.get("/api/state")
     def state() -> JSONResponse:

@@ -187,16 +187,19 @@ class TableGuard:
             await _answer(send, 400, "this scoreboard does not answer to that host name")
             return
         if scope["method"] not in ("GET", "HEAD"):
+            given = headers.get("x-table-pin", "").strip()
+            if not given:  # not a guess: nothing to count against the device
+                await _answer(send, 403, "the table's PIN is needed: the game was not changed")
+                return
             client = scope.get("client")
-            verdict = self.guard.check(headers.get("x-table-pin"), client[0] if client else "")
+            verdict = self.guard.check(given, client[0] if client else "")
             if verdict.status == 429:
                 wait = max(1, round(verdict.wait + 0.5))
                 text = f"too many wrong PINs from this device: try again in {wait} seconds"
                 await _answer(send, 429, text, {"retry-after": str(wait)})
                 return
             if not verdict.allowed:
-                given = "the table's PIN is needed" if "x-table-pin" not in headers else "wrong PIN"
-                await _answer(send, 403, f"{given}: the game was not changed")
+                await _answer(send, 403, "wrong PIN: the game was not changed")
                 return
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
