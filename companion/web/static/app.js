@@ -205,7 +205,7 @@ function renderHistory(v) {
       tag.textContent = label(e);
       const what = document.createElement("span");
       if (e.reason === "muggins") {
-        what.textContent = ` ${nameOf(e.player)} +${e.points}, muggins on ${e.text}`;
+        what.textContent = ` ${nameOf(e.player)} +${e.points} by muggins (${e.text})`;
       } else {
         what.textContent = ` ${nameOf(e.player)} +${e.points}: ${e.text}`;
       }
@@ -239,10 +239,13 @@ function renderMuggins(v) {
   let text;
   if (missed) {
     text = `${against} missed ${missed.map((i) => `${itemWords(i)}: ${i.points}`).join(", ")}`;
+    if (total) text += ` (claimed ${total - m.points} of ${total} for the ${whose})`;
+  } else if (items.length) {
+    const all = items.map((i) => `${itemWords(i)} ${i.points}`).join(", ");
+    text = `${against} left ${m.points} behind: the ${whose} has ${all}, ${total} in all; claimed ${total - m.points}`;
   } else {
     text = `${against} left ${m.points} behind`;
   }
-  if (total) text += ` (claimed ${total - m.points} of ${total} for the ${whose})`;
   tid("muggins-missed").textContent = text;
   tid("muggins-caller").textContent = nameOf(m.player);
   const call = tid("call-muggins");
