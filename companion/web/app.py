@@ -5,7 +5,8 @@ Pages and data:
 * ``GET /`` -- the scoreboard page (static HTML, JS and CSS shipped inside this package);
 * ``GET /api/state`` -- the latest view of the game as JSON;
 * ``GET /api/events`` -- the same views as server-sent events, one per change, for live updates;
-* ``GET /api/layout`` -- the board's holes (from the board's layout file) for drawing the pegs;
+* ``GET /manifest.webmanifest`` -- the web-app manifest (added to a home screen, the page opens full screen);
+* ``GET /api/layout`` -- the board's holes from its layout file (for other clients: the page draws its own);
 * ``GET /api/stats`` -- finished games and each player's record.
 
 Changes: ``POST /api/undo``, ``/api/new-game``, ``/api/correct``, ``/api/settings``, ``/api/go``,
