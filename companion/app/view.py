@@ -189,6 +189,7 @@ def build_view(table: Table) -> dict[str, Any]:
         "show_next": None if snapshot.show_next is None else list(snapshot.show_next),
         "expects": list(snapshot.expects),
         "can_go": snapshot.phase is Phase.PLAY and snapshot.turn is not None and game.can_go(snapshot.turn),
+        "pending_claim": None if snapshot.pending_claim is None else snapshot.pending_claim.to_dict(),
         "game_number": snapshot.game_number,
         "target": snapshot.target,
         "scores": list(snapshot.scores),

@@ -184,7 +184,9 @@ class TableGuard:
         headers = _headers(scope)
         host = _host_name(headers.get("host", ""))
         if "*" not in self.hosts and host.rstrip(".") not in self.hosts and not _is_address(host):
-            await _answer(send, 400, "this scoreboard does not answer to that host name")
+            name = host[:100] or "(none)"
+            text = f"this scoreboard does not answer to the name {name}: add it to [web] hosts"
+            await _answer(send, 400, text)
             return
         if scope["method"] not in ("GET", "HEAD"):
             given = headers.get("x-table-pin", "").strip()

@@ -236,7 +236,10 @@ def test_a_claim_and_a_go_entered_on_the_page_change_the_game(browser: Browser, 
         page.goto(server.url)
         page.get_by_test_id("pin").fill(PIN)
         # the claim, on the number pad, for the player the script claims for
-        page.get_by_test_id(f"claim-player-{claim.player}").click()
+        # the pad already offers the claim to the player with a score to claim
+        for side in (0, 1):
+            picked = "true" if side == claim.player else "false"
+            expect(page.get_by_test_id(f"claim-player-{side}")).to_have_attribute("aria-pressed", picked)
         for digit in str(claim.points):
             page.get_by_test_id(f"pad-{digit}").click()
         expect(page.get_by_test_id("claim-value")).to_have_text(str(claim.points))

@@ -264,9 +264,14 @@ function tick() {
 
 // -- claims and go ----------------------------------------------------------------------------------
 
+// Whom the pad claims for, unless a player is picked: the one with a score to claim in the play (who
+// laid the card, not the next to lay), else the one showing, else the one the game waits for.
 function claimer(v) {
   if (claimFor !== null) return claimFor;
-  return v && v.turn !== null && v.turn !== undefined && v.turn < 2 ? v.turn : 0;
+  if (!v) return 0;
+  if (v.pending_claim) return v.pending_claim.player;
+  if (v.phase === "show" && v.show_next) return v.show_next[0];
+  return v.turn !== null && v.turn !== undefined && v.turn < 2 ? v.turn : 0;
 }
 
 function renderMoves(v) {
