@@ -57,7 +57,9 @@ def register(subparsers: Any) -> None:
     play.add_argument("--db", metavar="FILE", help="the game database (a replay without --db keeps nothing)")
     play.add_argument("--host", help="address to serve the scoreboard on (default 0.0.0.0)")
     play.add_argument("--port", type=int, help="port of the scoreboard (default 8121; 0: any free port)")
-    play.add_argument("--pin", help="the table's PIN for changes on the scoreboard (default: a random one)")
+    play.add_argument(
+        "--pin", help="the table's PIN for changes on the scoreboard (default: the one `crib pin` shows)",
+    )
     play.add_argument("--players", nargs=2, metavar="NAME", help="the two players' names")
     play.add_argument("--mode", choices=("auto", "claims"), help="the companion counts, or players claim")
     play.add_argument("--recording", metavar="FILE", help="replay this recording instead of the bundled one")
@@ -207,7 +209,7 @@ def run_play(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         if not args.no_serve:
-            server = _serve(hub, loop, config, journal)
+            server, pin = _serve(hub, loop, config, journal, db_path)
         if args.gpio:
             from companion.controls import TableControls
 
@@ -220,8 +222,8 @@ def run_play(args: argparse.Namespace) -> int:
         if server is not None:
             where = f"; scoreboard at {server.url}"
             if config.web_host in ("0.0.0.0", "::", ""):
-                where += f" and http://{socket.gethostname()}.local:{server.port} on the network"
-            where += f" (PIN {config.pin})"
+                where += f" and {server.scheme}://{socket.gethostname()}.local:{server.port} on the network"
+            where += f" (PIN {pin})"
         _say(args, f"ready in {ready * 1000:.0f} ms{where}")
         if recording is not None:
             source = "the bundled recording" if not args.recording else args.recording
@@ -302,10 +304,28 @@ def _recogniser() -> tuple[Any, str]:
     return detect, ""
 
 
-def _serve(hub: Any, loop: Any, config: TableConfig, journal: Any) -> Any:
+def _serve(hub: Any, loop: Any, config: TableConfig, journal: Any, db_path: Path) -> tuple[Any, str]:
+    """The scoreboard's server and its PIN (the settings', else the one kept beside the database)."""
     from companion.app.view import layout_dict, statistics
     from companion.web.app import create_app
+    from companion.web.pin import PinFile
     from companion.web.server import ScoreboardServer
 
-    app = create_app(hub, loop.post, config.pin, layout=layout_dict(), stats=lambda: statistics(journal))
-    return ScoreboardServer(app, host=config.web_host, port=config.web_port)
+    state = _DEFAULT_DB.parent if str(db_path) == ":memory:" else db_path.parent
+    pin = config.pin if config.pin is not None else PinFile(state)
+    app = create_app(
+        hub,
+        loop.post,
+        pin,
+        layout=layout_dict(),
+        stats=lambda: statistics(journal),
+        hosts=config.web_hosts or None,
+    )
+    server = ScoreboardServer(
+        app,
+        host=config.web_host,
+        port=config.web_port,
+        certfile=config.web_certfile,
+        keyfile=config.web_keyfile,
+    )
+    return server, pin if isinstance(pin, str) else pin.current()

@@ -6,7 +6,7 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     players = ["Ann", "Bob"]
     mode = "claims"            # or "auto": the companion pegs the true count
     muggins_seconds = 8        # how long an under-claim is offered to the opponent
-    pin = "4821"               # the scoreboard's PIN (a fresh random one at each start if left out)
+    pin = "4821"               # the scoreboard's PIN (left out: eight digits kept in the state folder)
     games_to_win = 2           # best of three
     variant = "six-card"       # or "five-card" (game to 61)
     muggins_in_play = false    # house rule: muggins also on points left unclaimed in the play
@@ -22,6 +22,9 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     [web]
     host = "0.0.0.0"
     port = 8121
+    hosts = ["crib.example"]   # names it answers to besides its hostname, localhost and addresses
+    certfile = "/etc/crib/cert.pem"   # both given: HTTPS (see docs/user-guide.md)
+    keyfile = "/etc/crib/key.pem"
 
     [store]
     path = "/var/lib/crib/crib.db"
@@ -40,7 +43,6 @@ variants of :mod:`companion.rules.variants`), so the file cannot promise what th
 
 from __future__ import annotations
 
-import secrets
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -84,7 +86,8 @@ class TableConfig:
     players: tuple[str, str] = ("Player 1", "Player 2")
     mode: str = AUTO
     muggins_seconds: float = 8.0
-    pin: str = field(default_factory=lambda: f"{secrets.randbelow(10_000):04d}")
+    pin: str | None = None
+    """None: the scoreboard keeps its own PIN in the state folder (:mod:`companion.web.pin`)."""
     games_to_win: int = 2
     variant: str = "six-card"
     muggins_in_play: bool = False
@@ -94,6 +97,9 @@ class TableConfig:
     brightness: int = 64
     web_host: str = "0.0.0.0"
     web_port: int = 8121
+    web_hosts: tuple[str, ...] = ()
+    web_certfile: str | None = None
+    web_keyfile: str | None = None
     db_path: str = "crib.db"
     gpio: ControlPins = field(default_factory=ControlPins)
 
@@ -104,7 +110,7 @@ class TableConfig:
             raise ValueError("the table needs the names of two players")
         if self.players[0] == self.players[1]:
             raise ValueError("the two players need different names (their statistics are kept by name)")
-        if not self.pin.isdigit() or not 4 <= len(self.pin) <= 8:
+        if self.pin is not None and (not self.pin.isdigit() or not 4 <= len(self.pin) <= 8):
             raise ValueError("the table's PIN must be 4 to 8 digits")
         if not 0 < self.muggins_seconds <= 120:
             raise ValueError("muggins_seconds must be between 0 and 120")
@@ -121,6 +127,8 @@ class TableConfig:
             raise ValueError("the board's brightness must be 0 to 255")
         if not 0 <= self.web_port <= 65535:
             raise ValueError(f"web port {self.web_port} is not a port number")
+        if (self.web_certfile is None) != (self.web_keyfile is None):
+            raise ValueError("[web] HTTPS needs both certfile and keyfile")
 
     def with_changes(self, **changes: Any) -> TableConfig:
         """A copy with the given settings replaced (None means: keep)."""
@@ -140,7 +148,13 @@ _SECTIONS: dict[str, dict[str, str]] = {
     },
     "camera": {"source": "camera"},
     "board": {"port": "board_port", "brightness": "brightness"},
-    "web": {"host": "web_host", "port": "web_port"},
+    "web": {
+        "host": "web_host",
+        "port": "web_port",
+        "hosts": "web_hosts",
+        "certfile": "web_certfile",
+        "keyfile": "web_keyfile",
+    },
     "store": {"path": "db_path"},
 }
 _TYPES: dict[str, type | tuple[type, ...]] = {
@@ -157,6 +171,9 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "brightness": int,
     "web_host": str,
     "web_port": int,
+    "web_hosts": list,
+    "web_certfile": str,
+    "web_keyfile": str,
     "db_path": str,
 }
 
@@ -202,6 +219,10 @@ def config_from_mapping(data: dict[str, Any], where: str = "the config") -> Tabl
         if len(names) != 2 or not all(isinstance(n, str) for n in names):
             raise ValueError(f"{where}: [table] players must be a list of two names")
         values["players"] = (names[0], names[1])
+    if "web_hosts" in values:
+        if not all(isinstance(h, str) and h for h in values["web_hosts"]):
+            raise ValueError(f"{where}: [web] hosts must be a list of host names")
+        values["web_hosts"] = tuple(values["web_hosts"])
     if "camera" in values:
         values["camera"] = str(values["camera"])
     if "muggins_seconds" in values:

@@ -111,25 +111,30 @@ def deal_rows(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def _history(game: Game, names: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Every score of the deal in progress, oldest first, with its explanation."""
-    out: list[dict[str, Any]] = []
+def _history(game: Game, names: tuple[str, ...]) -> list[list[dict[str, Any]]]:
+    """Every score of the game in progress, deal by deal (oldest first), each with its explanation and
+    the cards of every item (for the scoreboard to light them)."""
+    groups: list[list[dict[str, Any]]] = []
     previous: object = None
     for op in game.log:
-        new_deal = isinstance(op.action, Deal) and not isinstance(previous, Deal)
-        if new_deal or isinstance(op.action, NextGame):
-            out = []
+        if isinstance(op.action, NextGame):
+            groups = []
+        elif isinstance(op.action, Deal) and not isinstance(previous, Deal):
+            groups.append([])
         previous = op.action
         for scoring in op.scores:
-            out.append(
+            if not groups:
+                groups.append([])
+            groups[-1].append(
                 {
                     "player": scoring.player,
                     "points": scoring.points,
                     "reason": scoring.reason,
                     "text": _named(scoring.explanation or scoring.reason, names),
+                    "items": [item.to_dict() for item in scoring.items],
                 }
             )
-    return out
+    return groups
 
 
 def _named(text: str, names: tuple[str, ...]) -> str:
@@ -161,8 +166,11 @@ def build_view(table: Table) -> dict[str, Any]:
             "text": _named(offer.explanation, names),
             "serial": offer.serial,
             "seconds": table.config.muggins_seconds,
+            "what": offer.what,
+            "items": [item.to_dict() for item in offer.items],
         }
     tentative = table.tentative()
+    history = _history(game, names)
     turn_name = names[snapshot.turn] if snapshot.turn is not None and snapshot.turn < len(names) else ""
     phase_text = _PHASE_WORDS[snapshot.phase]
     if snapshot.phase is not Phase.GAME_OVER:
@@ -177,6 +185,11 @@ def build_view(table: Table) -> dict[str, Any]:
         "turn": snapshot.turn,
         "turn_name": turn_name,
         "dealer": snapshot.dealer,
+        "pone": snapshot.pone,
+        "show_next": None if snapshot.show_next is None else list(snapshot.show_next),
+        "expects": list(snapshot.expects),
+        "can_go": snapshot.phase is Phase.PLAY and snapshot.turn is not None and game.can_go(snapshot.turn),
+        "pending_claim": None if snapshot.pending_claim is None else snapshot.pending_claim.to_dict(),
         "game_number": snapshot.game_number,
         "target": snapshot.target,
         "scores": list(snapshot.scores),
@@ -189,7 +202,8 @@ def build_view(table: Table) -> dict[str, Any]:
         "crib": [str(c) for c in snapshot.crib] or list(table.crib_seen()),
         "last": last,
         "last_note": _named(snapshot.last_note, names),
-        "history": _history(game, names),
+        "history": history[-1] if history else [],
+        "deal_history": history,
         "deals": deal_rows(game),
         "muggins": muggins,
         "correction": None

@@ -32,9 +32,20 @@ def test_the_service_runs_crib_play_with_that_config() -> None:
     assert "Restart=always" in unit and "StateDirectory=crib" in unit
 
 
-def test_no_file_means_every_default_and_a_random_pin() -> None:
+def test_no_file_means_every_default_and_the_pin_kept_by_the_scoreboard() -> None:
     config = load_config(None)
-    assert config.mode == "auto" and config.pin.isdigit() and len(config.pin) == 4
+    assert config.mode == "auto" and config.pin is None
+    assert config.web_hosts == () and config.web_certfile is None
+
+
+def test_the_scoreboard_settings_are_read_from_the_web_section() -> None:
+    config = config_from_mapping(
+        {"web": {"hosts": ["crib.example"], "certfile": "/etc/crib/c.pem", "keyfile": "/etc/crib/k.pem"}}
+    )
+    assert config.web_hosts == ("crib.example",)
+    assert (config.web_certfile, config.web_keyfile) == ("/etc/crib/c.pem", "/etc/crib/k.pem")
+    with pytest.raises(ValueError, match="both certfile and keyfile"):
+        config_from_mapping({"web": {"certfile": "/etc/crib/c.pem"}})
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -16,7 +17,8 @@ from companion.app.store import Journal
 from companion.app.table import Table
 from companion.app.view import layout_dict, statistics
 from companion.cards import Card
-from companion.events import CardLanded, DialClaim
+from companion.events import CardLanded, Claim, DialClaim, SayGo
+from companion.rules.game import Phase
 from companion.web.app import create_app
 from companion.web.hub import ScoreboardHub
 from companion.web.server import ScoreboardServer
@@ -199,6 +201,77 @@ def test_muggins_is_offered_on_the_page_and_called_with_the_pin(browser: Browser
         expect(banner).to_be_hidden()
         assert loop.wait_idle()
         assert loop.table.game.scores[caller] == before + offer.points
+    finally:
+        context.close()
+        loop.stop()
+        server.stop()
+        journal.close()
+
+
+def _twin(events: list[Any], config: TableConfig) -> Table:
+    """The same table fed the same events directly: what the game should be after the page's change."""
+    twin = Table(Journal(":memory:"), config)
+    for event in events:
+        twin.handle(event)
+    return twin
+
+
+def test_a_claim_and_a_go_entered_on_the_page_change_the_game(browser: Browser, tmp_path: Path) -> None:
+    config = TableConfig(players=("Ann", "Bob"), games_to_win=1, pin=PIN, mode="claims", muggins_seconds=60)
+    journal = Journal(tmp_path / "c.db")
+    hub = ScoreboardHub()
+    loop = GameLoop(Table(journal, config), hub=hub)
+    server = ScoreboardServer(create_app(hub, loop.post, PIN), host="127.0.0.1", port=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    events = script_game(3, mode="claims", miss_rate=1.0).events
+    first_claim = next(i for i, e in enumerate(events) if isinstance(e, Claim))
+    claim = events[first_claim]
+    assert isinstance(claim, Claim)
+    fed = list(events[:first_claim])
+    try:
+        for event in fed:
+            loop.step(event)
+        loop.start()
+        page = context.new_page()
+        page.goto(server.url)
+        page.get_by_test_id("pin").fill(PIN)
+        # the claim, on the number pad, for the player the script claims for
+        # the pad already offers the claim to the player with a score to claim
+        for side in (0, 1):
+            picked = "true" if side == claim.player else "false"
+            expect(page.get_by_test_id(f"claim-player-{side}")).to_have_attribute("aria-pressed", picked)
+        for digit in str(claim.points):
+            page.get_by_test_id(f"pad-{digit}").click()
+        expect(page.get_by_test_id("claim-value")).to_have_text(str(claim.points))
+        page.get_by_test_id("claim-send").click()
+        expect(page.get_by_test_id("reply")).to_have_text("done")
+        assert loop.wait_idle()
+        expected = _twin([*fed, claim], config).game.snapshot()
+        assert loop.table.game.snapshot() == expected
+        expect(page.get_by_test_id(f"score-{claim.player}")).to_have_text(str(expected.scores[claim.player]))
+        # No go at the start of a count (any card fits under 31): the page offers none.
+        go = page.get_by_test_id("go")
+        assert not loop.table.game.can_go(loop.table.game.turn() or 0)
+        expect(go).to_be_disabled()
+        # The play goes on until the player in turn may say go; then a go from the page.
+        fed.append(claim)
+        for event in events[first_claim + 1 :]:
+            game = loop.table.game
+            turn = game.turn()
+            if game.phase is Phase.PLAY and turn is not None and game.can_go(turn):
+                break
+            loop.post(event)
+            assert loop.wait_idle()
+            fed.append(event)
+        assert turn is not None
+        before = loop.table.game.snapshot()
+        expect(go).to_have_text(f"{config.players[turn]} says go")
+        expect(go).to_be_enabled()
+        go.click()
+        expect(page.get_by_test_id("reply")).to_have_text("done")
+        assert loop.wait_idle()
+        after_go = _twin([*fed, SayGo(turn)], config).game.snapshot()
+        assert loop.table.game.snapshot() == after_go and after_go.serial > before.serial
     finally:
         context.close()
         loop.stop()

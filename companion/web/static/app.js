@@ -1,15 +1,21 @@
 // The scoreboard page: draws the latest view of the game and follows changes as server-sent events.
-// Every change the page asks for carries the table's PIN (kept for this tab only, in sessionStorage).
+// Every change the page asks for carries the table's PIN (kept on this phone, in localStorage).
+// The board is drawn by board.js, the race and the players' records by charts.js.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
 const RED = new Set(["d", "h"]);
 const SUIT = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-let layout = null;
+const WALL = new URLSearchParams(location.search).get("display") === "wall";
+const PIN_KEY = "crib-pin";
 let view = null;
+let claimFor = null;   // the player the pad claims for (null: whoever the game waits for)
+let claimValue = "";
+let muggins = null;    // {serial, ends} of the offer on show, for its countdown
+let lit = null;        // "row:index" of the score whose cards are lit
 
 function $(id) { return document.getElementById(id); }
 function tid(name) { return document.querySelector(`[data-testid="${name}"]`); }
+function nameOf(i) { return ((view && view.players) || ["Player 1", "Player 2"])[i] || ""; }
 
 function cardElement(text, by) {
   const el = document.createElement("span");
@@ -31,76 +37,267 @@ function showCards(node, cards, owners) {
   node.replaceChildren(...(cards || []).map((c, i) => cardElement(c, owners ? owners[i] : undefined)));
 }
 
-// Board geometry: the layout file has the board standing up (90 x 500 mm); the page lays it on its side.
-function holePoint(track, score) {
-  if (!layout) {
-    const x = score === 0 ? 8 : 10 + score * (480 / 121);
-    return [x, 25 + track * 40];
+// -- words for scores ------------------------------------------------------------------------------
+
+const KIND = {
+  fifteen: "fifteen", pair: "a pair", run: "a run", flush: "a flush", nobs: "his nobs", heels: "his heels",
+  "thirty-one": "thirty-one", "pair-royal": "a pair royal", "double-pair-royal": "a double pair royal",
+  "last-card": "one for last", "three-for-last": "three for last",
+};
+
+function itemWords(item) {
+  if (item.kind === "run") return `a run of ${item.cards.length}`;
+  if (item.kind === "flush") return `a flush of ${item.cards.length}`;
+  return KIND[item.kind] || item.kind;
+}
+
+// What a score was for, as players say it: play, go, hand, crib, his heels, muggins ...
+function label(entry) {
+  const kinds = (entry.items || []).map((i) => i.kind);
+  if (entry.reason === "play") return kinds.length && kinds.every((k) => k === "last-card") ? "go" : "play";
+  return { heels: "his heels", "three-for-last": "three for last", "over-claim": "over-claim" }[entry.reason]
+    || entry.reason;
+}
+
+// The items a claim most likely left out: the last ones counted whose points make up what was missed
+// (players count fifteens, then pairs, runs, flush and nobs, and forget the end of the count).
+function missedItems(items, points) {
+  let sum = 0;
+  const out = [];
+  for (let i = items.length - 1; i >= 0 && sum < points; i--) {
+    sum += items[i].points;
+    out.unshift(items[i]);
   }
-  if (score === 0) return null;
-  const hole = layout.byHole[track + ":" + score];
-  return hole ? [layout.size[1] - hole.y_mm, hole.x_mm] : null;
+  return sum === points ? out : null;
 }
 
-function startPoint(track, peg) {
-  if (!layout) return [peg === "rear" ? 4 : 10, 25 + track * 40];
-  const s = layout.start[track + ":" + peg];
-  return s ? [layout.size[1] - s.y_mm, s.x_mm] : null;
+// -- the show ---------------------------------------------------------------------------------------
+
+function currentDeal(v) {
+  // The deal being played: its scores are open; once the cards are gathered for the next deal, every
+  // deal so far is an earlier one.
+  const groups = v.deal_history || [];
+  if (!groups.length) return null;
+  return ["discard", "starter", "play", "show", "game-over"].includes(v.phase) ? groups.length - 1 : null;
 }
 
-function drawBoard() {
-  const svg = $("board");
-  svg.replaceChildren();
-  if (layout) svg.setAttribute("viewBox", `0 0 ${layout.size[1]} ${layout.size[0]}`);
-  const holes = document.createElementNS(SVG, "g");
-  for (let track = 0; track < 2; track++) {
-    for (let score = 1; score <= 121; score++) {
-      const p = holePoint(track, score);
-      if (!p) continue;
-      const c = document.createElementNS(SVG, "circle");
-      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", score === 121 ? 2.6 : 1.6);
-      c.setAttribute("class", "hole");
-      holes.appendChild(c);
+function showRow(node, v, title, player, what, cards, entries) {
+  node.replaceChildren();
+  node.dataset.player = player;
+  node.classList.toggle("next", !!v.show_next && v.show_next[0] === player && v.show_next[1] === what);
+  const head = document.createElement("div");
+  head.className = "row-head p" + player;
+  const total = entries.reduce((s, e) => s + (e.reason === "muggins" ? 0 : e.points), 0);
+  head.textContent = entries.length ? `${title}: ${total}` : title;
+  const hand = document.createElement("div");
+  hand.className = "cards";
+  for (const c of cards) hand.appendChild(cardElement(c));
+  if (v.starter) {
+    const s = cardElement(v.starter);
+    s.classList.add("is-starter");
+    s.title = "the starter";
+    hand.appendChild(s);
+  }
+  const chips = document.createElement("div");
+  chips.className = "items";
+  entries.forEach((entry, e) => {
+    (entry.items || []).forEach((item, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "item";
+      b.dataset.testid = "item";
+      b.dataset.cards = item.cards.join(" ");
+      const key = `${what}${player}:${e}:${i}`;
+      b.textContent = `${itemWords(item)} ${item.points}`;
+      b.addEventListener("click", () => { lit = lit === key ? null : key; light(); });
+      b.dataset.key = key;
+      chips.appendChild(b);
+    });
+    if (entry.reason === "muggins") {
+      const m = document.createElement("span");
+      m.className = "muggins-note";
+      m.textContent = `${nameOf(entry.player)} took ${entry.points} by muggins`;
+      chips.appendChild(m);
+    } else if (/\(claimed/.test(entry.text)) {
+      const m = document.createElement("span");
+      m.className = "claim-note";
+      m.textContent = entry.text.slice(entry.text.indexOf("(claimed"));
+      chips.appendChild(m);
     }
-  }
-  svg.appendChild(holes);
-  const pegs = document.createElementNS(SVG, "g");
-  pegs.id = "pegs";
-  svg.appendChild(pegs);
+  });
+  node.append(head, hand, chips);
 }
 
-function drawPegs() {
-  const g = $("pegs");
-  if (!g || !view) return;
-  g.replaceChildren();
-  const colours = view.colours || ["#00c0ff", "#ff6000"];
-  (view.pegs || []).forEach((pair, track) => {
-    if (track > 1) return;
-    ["rear", "forward"].forEach((kind, i) => {
-      const score = pair[i];
-      const p = score === 0 ? startPoint(track, kind) : holePoint(track, score);
-      if (!p) return;
-      const c = document.createElementNS(SVG, "circle");
-      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", 3.2);
-      c.setAttribute("fill", colours[track]);
-      c.setAttribute("class", "peg " + kind);
-      c.dataset.track = track; c.dataset.peg = kind; c.dataset.score = score;
-      g.appendChild(c);
+function light() {
+  document.querySelectorAll(".show-row").forEach((row) => {
+    const chip = lit ? row.querySelector(`.item[data-key="${lit}"]`) : null;
+    const cards = chip ? new Set(chip.dataset.cards.split(" ")) : null;
+    row.querySelectorAll(".item").forEach((b) => b.classList.toggle("on", b === chip));
+    row.querySelectorAll(".card").forEach((c) => {
+      c.classList.toggle("lit", !!cards && cards.has(c.dataset.card));
+      c.classList.toggle("dim", !!cards && !cards.has(c.dataset.card));
     });
   });
-  const t = view.tentative;
-  if (t) {
-    const p = holePoint(t.player, Math.min(121, t.score));
-    if (p) {
-      const c = document.createElementNS(SVG, "circle");
-      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", 3.2);
-      c.setAttribute("fill", colours[t.player]);
-      c.setAttribute("class", "peg tentative");
-      c.dataset.track = t.player; c.dataset.peg = "tentative"; c.dataset.score = t.score;
-      g.appendChild(c);
-    }
-  }
 }
+
+function renderShow(v) {
+  const box = tid("show");
+  const groups = v.deal_history || [];
+  const group = groups.length ? groups[groups.length - 1] : [];
+  const counted = group.filter((e) => ["hand", "crib", "muggins"].includes(e.reason));
+  const showing = v.phase === "show" || (["deal", "game-over", "cut-for-deal"].includes(v.phase) &&
+    group.some((e) => e.reason === "hand" || e.reason === "crib"));
+  box.classList.toggle("hidden", !showing || v.dealer === null || v.dealer === undefined);
+  document.body.classList.toggle("showing", showing);
+  if (!showing || v.dealer === null || v.dealer === undefined) return;
+  const dealer = v.dealer;
+  const pone = v.pone ?? 1 - dealer;
+  const laid = v.laid || [];
+  const handOf = (p) => laid.filter((r) => r.player === p).map((r) => r.card);
+  const crib = (v.crib || []).slice();
+  while (crib.length < 4) crib.push("back");
+  // Muggins pegged on a hand belongs to the row of the hand it was missed in: the entry just before it.
+  const rows = { hand0: [], hand1: [], crib: [] };
+  let previous = null;
+  for (const e of counted) {
+    if (e.reason === "muggins") {
+      if (previous) rows[previous].push(e);
+      continue;
+    }
+    previous = e.reason === "crib" ? "crib" : "hand" + e.player;
+    rows[previous].push(e);
+  }
+  tid("show-title").textContent = v.phase === "show" ? "the show" : "the show of the last deal";
+  showRow(tid("show-pone"), v, `${nameOf(pone)}'s hand (pone)`, pone, "hand", handOf(pone), rows["hand" + pone]);
+  showRow(tid("show-dealer"), v, `${nameOf(dealer)}'s hand (dealer)`, dealer, "hand", handOf(dealer),
+    rows["hand" + dealer]);
+  showRow(tid("show-crib"), v, `${nameOf(dealer)}'s crib`, dealer, "crib", crib, rows.crib);
+  light();
+}
+
+// -- history, deal by deal --------------------------------------------------------------------------
+
+function renderHistory(v) {
+  const groups = v.deal_history || [];
+  const open = currentDeal(v);
+  const deals = v.deals || [];
+  const box = tid("history");
+  const wasOpen = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.deal));
+  box.replaceChildren(...groups.map((group, index) => {
+    const d = document.createElement("details");
+    d.className = "deal";
+    d.dataset.deal = index + 1;
+    d.dataset.testid = `deal-${index + 1}`;
+    if (index === open || (index !== open && wasOpen.has(String(index + 1)) && index !== groups.length - 1)) {
+      d.open = true;
+    }
+    const row = deals[index];
+    const summary = document.createElement("summary");
+    const crib = row && row.dealer !== null && row.dealer !== undefined ? ` · ${nameOf(row.dealer)}'s crib` : "";
+    const points = row ? ` · ${nameOf(0)} +${row.points[0]}, ${nameOf(1)} +${row.points[1]}` : "";
+    summary.textContent = `deal ${index + 1}${index === open ? " (now)" : ""}${crib}${points}`;
+    const list = document.createElement("ol");
+    for (const e of group) {
+      const li = document.createElement("li");
+      li.className = "p" + e.player;
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = label(e);
+      const what = document.createElement("span");
+      if (e.reason === "muggins") {
+        what.textContent = ` ${nameOf(e.player)} +${e.points} by muggins (${e.text})`;
+      } else {
+        what.textContent = ` ${nameOf(e.player)} +${e.points}: ${e.text}`;
+      }
+      li.append(tag, what);
+      list.appendChild(li);
+    }
+    d.append(summary, list);
+    return d;
+  }).reverse());
+}
+
+// -- muggins ---------------------------------------------------------------------------------------
+
+function renderMuggins(v) {
+  const box = tid("muggins");
+  const m = v.muggins;
+  if (!m) {
+    box.classList.add("hidden");
+    muggins = null;
+    return;
+  }
+  box.classList.remove("hidden");
+  if (!muggins || muggins.serial !== m.serial) {
+    muggins = { serial: m.serial, ends: performance.now() + (m.seconds || 8) * 1000, total: m.seconds || 8 };
+  }
+  const against = nameOf(m.against);
+  const missed = missedItems(m.items || [], m.points);
+  const items = m.items || [];
+  const whose = m.what === "crib" ? "crib" : m.what === "play" ? "play" : "hand";
+  const total = items.reduce((s, i) => s + i.points, 0);
+  let text;
+  if (missed) {
+    text = `${against} missed ${missed.map((i) => `${itemWords(i)}: ${i.points}`).join(", ")}`;
+    if (total) text += ` (claimed ${total - m.points} of ${total} for the ${whose})`;
+  } else if (items.length) {
+    const all = items.map((i) => `${itemWords(i)} ${i.points}`).join(", ");
+    text = `${against} left ${m.points} behind: the ${whose} has ${all}, ${total} in all; claimed ${total - m.points}`;
+  } else {
+    text = `${against} left ${m.points} behind`;
+  }
+  tid("muggins-missed").textContent = text;
+  tid("muggins-caller").textContent = nameOf(m.player);
+  const call = tid("call-muggins");
+  call.textContent = `${nameOf(m.player)} calls muggins: +${m.points}`;
+  call.onclick = () => ask("/api/muggins", { player: m.player });
+  tick();
+}
+
+function tick() {
+  if (!muggins) return;
+  const left = Math.max(0, (muggins.ends - performance.now()) / 1000);
+  tid("muggins-countdown").textContent = Math.ceil(left);
+  tid("muggins-bar").style.width = `${(100 * left) / muggins.total}%`;
+  if (left > 0) setTimeout(tick, 200);
+}
+
+// -- claims and go ----------------------------------------------------------------------------------
+
+// Whom the pad claims for, unless a player is picked: the one with a score to claim in the play (who
+// laid the card, not the next to lay), else the one showing, else the one the game waits for.
+function claimer(v) {
+  if (claimFor !== null) return claimFor;
+  if (!v) return 0;
+  if (v.pending_claim) return v.pending_claim.player;
+  if (v.phase === "show" && v.show_next) return v.show_next[0];
+  return v.turn !== null && v.turn !== undefined && v.turn < 2 ? v.turn : 0;
+}
+
+function renderMoves(v) {
+  const go = tid("go");
+  const canGo = v.phase === "play" && !!v.can_go && v.turn !== null && v.turn !== undefined;
+  go.disabled = !canGo;
+  go.textContent = canGo ? `${nameOf(v.turn)} says go` : "go";
+  const pad = tid("claim-pad");
+  pad.classList.toggle("hidden", v.mode !== "claims");
+  const who = claimer(v);
+  for (let i = 0; i < 2; i++) {
+    const b = tid("claim-player-" + i);
+    b.textContent = nameOf(i);
+    b.setAttribute("aria-pressed", String(i === who));
+  }
+  tid("claim-value").textContent = claimValue || "0";
+  tid("claim-send").textContent = `peg ${claimValue || 0} for ${nameOf(who)}`;
+}
+
+function press(digit) {
+  const next = (claimValue + digit).replace(/^0+(?=\d)/, "");
+  if (Number(next) <= 29) claimValue = next;
+  renderMoves(view);
+}
+
+// -- the whole page --------------------------------------------------------------------------------
 
 function render(v) {
   view = v;
@@ -115,22 +312,18 @@ function render(v) {
   }
   tid("phase").textContent = v.phase_text || v.phase || "";
   tid("count").textContent = v.count ?? 0;
-  // In the play: the cards of the current count. In the show: every card laid, which are the hands.
-  const showing = v.phase === "show" || v.phase === "game-over";
-  const cards = showing && !(v.run || []).length ? (v.laid || []) : (v.run || []);
-  tid("run-label").textContent = showing ? "the hands" : "on the table";
+  const inPlay = v.phase === "play";
+  const cards = inPlay || (v.run || []).length ? (v.run || []) : [];
+  tid("run-label").textContent = inPlay ? "on the table" : "on the table (the play)";
   showCards(tid("run"), cards.map((r) => r.card), cards.map((r) => r.player));
   showCards(tid("starter"), v.starter ? [v.starter] : []);
-  showCards(tid("crib"), v.crib || []);
+  const crib = (v.crib || []).slice();
+  if (["play", "show"].includes(v.phase)) while (crib.length < 4) crib.push("back");
+  showCards(tid("crib"), crib);
   tid("crib-owner").textContent = v.dealer === null || v.dealer === undefined ? "dealer" : names[v.dealer];
   tid("last-score").textContent = v.last ? `${names[v.last.player]}: ${v.last.text}` : "\u00a0";
-  const hist = tid("history");
-  hist.replaceChildren(...(v.history || []).map((h) => {
-    const li = document.createElement("li");
-    li.className = "p" + h.player;
-    li.textContent = `${names[h.player]} ${h.points}: ${h.text}`;
-    return li;
-  }));
+  renderShow(v);
+  renderHistory(v);
   const body = tid("deals").querySelector("tbody");
   body.replaceChildren(...(v.deals || []).map((d) => {
     const tr = document.createElement("tr");
@@ -141,21 +334,8 @@ function render(v) {
     }
     return tr;
   }));
-  const mug = tid("muggins");
-  if (v.muggins) {
-    mug.classList.remove("hidden");
-    mug.replaceChildren();
-    const text = document.createElement("span");
-    text.textContent = `Muggins! ${names[v.muggins.against]} left ${v.muggins.points} behind ` +
-      `(${v.muggins.text}). ${names[v.muggins.player]} may call it. `;
-    const call = document.createElement("button");
-    call.textContent = `${names[v.muggins.player]} calls muggins`;
-    call.dataset.testid = "call-muggins";
-    call.addEventListener("click", () => ask("/api/muggins", { player: v.muggins.player }));
-    mug.append(text, call);
-  } else {
-    mug.classList.add("hidden");
-  }
+  Charts.race(tid("race"), v);
+  renderMuggins(v);
   const corr = tid("correction");
   if (v.correction) {
     corr.classList.remove("hidden");
@@ -188,7 +368,8 @@ function render(v) {
   }
   const mode = tid("mode");
   if (document.activeElement !== mode) mode.value = v.mode || "auto";
-  drawPegs();
+  renderMoves(v);
+  Board.draw(tid("board"), v, WALL);
   refreshStats(v);
   document.body.dataset.version = v.version;
 }
@@ -204,8 +385,16 @@ async function refreshStats(v) {
     const r = await fetch("/api/stats");
     if (!r.ok) return;
     const data = await r.json();
+    const players = data.players || [];
+    const colours = (view && view.colours) || ["#00c0ff", "#ff6000"];
+    const names = (view && view.players) || [];
+    const spare = ["#9ccc65", "#ce93d8", "#ffd54f", "#90a4ae"];
+    Charts.records(tid("records"), players, (name, i) => {
+      const at = names.indexOf(name);
+      return at >= 0 ? colours[at] : spare[i % spare.length];
+    });
     const body = tid("stats").querySelector("tbody");
-    body.replaceChildren(...(data.players || []).map((p) => {
+    body.replaceChildren(...players.map((p) => {
       const tr = document.createElement("tr");
       tr.dataset.player = p.name;
       const cells = [p.name, p.games, p.wins, p.matches_won, p.skunks_given, p.skunked,
@@ -221,9 +410,11 @@ async function refreshStats(v) {
 }
 
 async function ask(path, body) {
-  const pin = $("pin").value || sessionStorage.getItem("pin") || "";
+  const input = $("pin");
+  const pin = input.value || localStorage.getItem(PIN_KEY) || "";
   const reply = tid("reply");
   reply.textContent = "";
+  reply.className = "";
   try {
     const r = await fetch(path, {
       method: "POST",
@@ -231,14 +422,43 @@ async function ask(path, body) {
       body: JSON.stringify(body || {}),
     });
     if (r.ok) {
-      sessionStorage.setItem("pin", pin);
+      localStorage.setItem(PIN_KEY, pin);
+      input.classList.remove("bad");
       reply.textContent = "done";
-    } else {
-      const data = await r.json().catch(() => ({}));
-      reply.textContent = data.detail ? (typeof data.detail === "string" ? data.detail : "not accepted") : r.statusText;
+      return true;
+    }
+    const data = await r.json().catch(() => ({}));
+    reply.className = "bad";
+    reply.textContent = typeof data.detail === "string" ? data.detail : r.statusText || "not accepted";
+    if (r.status === 403 || r.status === 429) {
+      localStorage.removeItem(PIN_KEY);
+      input.classList.add("bad");
+      input.focus();
     }
   } catch (e) {
     reply.textContent = "the table did not answer";
+  }
+  return false;
+}
+
+// -- keeping the screen on ---------------------------------------------------------------------------
+
+let wake = null;
+
+async function keepAwake() {
+  if (!("wakeLock" in navigator)) {
+    document.body.dataset.wake = "unavailable";  // plain HTTP to a name: phones allow it over HTTPS only
+    return;
+  }
+  if (document.visibilityState !== "visible" || wake) return;
+  try {
+    wake = await navigator.wakeLock.request("screen");
+    document.body.dataset.wake = "on";
+    if (wake && wake.addEventListener) {
+      wake.addEventListener("release", () => { wake = null; document.body.dataset.wake = "off"; });
+    }
+  } catch (e) {
+    document.body.dataset.wake = "refused";  // e.g. battery saver: the page still works
   }
 }
 
@@ -250,23 +470,35 @@ function follow() {
 }
 
 async function start() {
-  $("pin").value = sessionStorage.getItem("pin") || "";
+  if (WALL) document.body.classList.add("wall");
+  $("pin").value = localStorage.getItem(PIN_KEY) || "";
   $("pin-form").addEventListener("submit", (e) => e.preventDefault());
   $("undo").addEventListener("click", () => ask("/api/undo"));
   $("new-game").addEventListener("click", () => {
     if (confirm("Abandon this game and start a new one?")) ask("/api/new-game");
   });
   $("mode").addEventListener("change", (e) => ask("/api/settings", { mode: e.target.value }));
-  try {
-    const r = await fetch("/api/layout");
-    if (r.ok) {
-      const data = await r.json();
-      layout = { size: data.size_mm, byHole: {}, start: {} };
-      for (const h of data.holes) layout.byHole[h.track + ":" + h.hole] = h;
-      for (const s of data.start_holes || []) layout.start[s.track + ":" + s.peg] = s;
+  $("go").addEventListener("click", () => {
+    if (view && view.turn !== null && view.turn !== undefined) ask("/api/go", { player: view.turn });
+  });
+  for (let i = 0; i < 2; i++) {
+    tid("claim-player-" + i).addEventListener("click", () => { claimFor = i; renderMoves(view); });
+  }
+  document.querySelectorAll(".pad [data-digit]").forEach((b) => {
+    b.addEventListener("click", () => press(b.dataset.digit));
+  });
+  tid("pad-clear").addEventListener("click", () => { claimValue = ""; renderMoves(view); });
+  tid("claim-send").addEventListener("click", async () => {
+    const player = claimer(view);
+    if (await ask("/api/claim", { player, points: Number(claimValue || 0) })) {
+      claimValue = "";
+      claimFor = null;
+      renderMoves(view);
     }
-  } catch (e) { layout = null; }
-  drawBoard();
+  });
+  document.addEventListener("visibilitychange", keepAwake);
+  window.addEventListener("resize", () => { if (view) Board.draw(tid("board"), view, WALL); });
+  keepAwake();
   const r = await fetch("/api/state");
   render(await r.json());
   follow();
