@@ -9,7 +9,7 @@ if [[ -f firmware/Makefile ]]; then
     make -s -C firmware all
 fi
 echo "test: ruff"
-.venv/bin/ruff check companion tests benchmarks hardware docs
+.venv/bin/ruff check companion tests benchmarks hardware docs tools
 echo "test: mypy --strict"
 .venv/bin/mypy
 echo "test: pytest"
