@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 from companion.vision import cnn
 from companion.vision import index as idx
 from companion.vision.mlp import RANK_TEXTS, SUIT_TEXTS
-from tools.vision_build import datasets, decks, drawing, scenes
+from tools.vision_build import cli, datasets, decks, drawing, scenes
 from tools.vision_build.options import CARD_W, Options
 from tools.vision_build.typefaces import typeface_files
 
@@ -266,3 +267,26 @@ def test_samples_of_drawn_decks_are_made_as_the_shipped_networks_saw_them() -> N
     for number, digest in ((0, "602d060e1b0667d2"), (datasets.JOINED_CHUNKS, "c54eeab625d2a10d")):
         samples = datasets.collect_chunk(datasets.Chunk(seed, number, 2, Options()))
         assert _digest(list(samples)) == digest, number
+
+
+# ------------------------------------------------------------------------------------------ the command
+
+
+def test_a_build_asked_for_no_scenes_says_so_in_one_line_and_fails(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    zero = ["--scenes", "0", "--real-scenes", "0", "--joined-scenes", "0", "--jumbo-scenes", "0"]
+    assert cli.main(zero) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("build: no scenes") and err.count("\n") == 1
+
+
+def test_a_build_without_the_train_extra_says_what_to_install_before_any_work(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "torch" else found(name))
+    assert cli.main(["--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "torch" in err and ".[train]" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # nothing written

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -62,8 +63,23 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=DATA, help=f"folder to write {FINDER.name} and {NAMER.name} into"
     )
     args = parser.parse_args(argv)
+    if max(args.scenes, args.real_scenes, args.joined_scenes, args.jumbo_scenes) <= 0:
+        print(
+            "build: no scenes asked for (--scenes, --real-scenes, --joined-scenes, --jumbo-scenes)",
+            file=sys.stderr,
+        )
+        return 1
     if not SHARED.is_dir():
         print(f"build: {SHARED} is missing (the card data set beside the repository)", file=sys.stderr)
+        return 1
+    missing = [name for name in ("cairosvg", "PIL", "torch") if importlib.util.find_spec(name) is None]
+    if missing:
+        # Said before any work starts: the namer's training, which needs PyTorch, comes last.
+        print(
+            f"build: {', '.join(missing)} missing; install the train extra: "
+            ".venv/bin/pip install -e '.[train]'",
+            file=sys.stderr,
+        )
         return 1
     options = Options(
         flat_threes=args.flat_threes,
