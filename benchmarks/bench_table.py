@@ -18,7 +18,7 @@ by default this measures the table layout (size, overlaps, chips, backs), not un
 read it as an upper bound for the held-out set. For a deck design the network has never seen, build
 one without the real deck and read the real deck alone with it::
 
-    .venv/bin/python -m companion.vision.build --real-scenes 0 --out /tmp/no-real
+    .venv/bin/python -m tools.vision_build --real-scenes 0 --out /tmp/no-real
     .venv/bin/python benchmarks/bench_table.py --model /tmp/no-real --decks real
 """
 
@@ -34,15 +34,15 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import _checkout  # noqa: F401  (tools, from the checkout)
 import cv2
 import numpy as np
-from bench_webcam import slant
 
 from companion.app.deck import load_deck
 from companion.cards import full_deck
 from companion.vision.recognise import Recogniser
-from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import BACK, UNKNOWN, Frame
+from tools.synthesis import Placement, compose, dim, gaussian_blur, jpeg, sensor_noise, slant, warp, wood
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cards" / "real-crops"
 WIDTH, HEIGHT = 6000, 4000
@@ -141,7 +141,7 @@ def photographed(
     rng = np.random.default_rng(1000 + seed)
     h, w = image.shape[:2]
     m = slant(w, h, int(rng.integers(0, 4)), float(rng.uniform(0.0, 0.12)))
-    warped = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    warped = warp(image, m)
     # Light, shadow and glare vary slowly across the photo: worked out on a small grid, then enlarged.
     sw, sh = w // 16, h // 16
     shade = np.ones((sh, sw), np.float32)
@@ -167,17 +167,11 @@ def photographed(
     glare = cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR)
     light = float(rng.uniform(0.65, 1.1))
     gains = np.array([rng.uniform(0.8, 1.1), 1.0, rng.uniform(0.9, 1.2)], np.float32)  # B, G, R
-    img = warped.astype(np.float32) / 255.0
-    img = img ** (1.0 / light) * light
+    img = dim(warped.astype(np.float32) / 255.0, light)
     img = (img * shade[..., None] + glare[..., None]) * gains[None, None, :]
-    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.6, 2.0)))
-    img = img * 255.0 + rng.normal(0.0, float(rng.uniform(2.0, 6.0)), img.shape).astype(np.float32)
-    ok, jpeg = cv2.imencode(
-        ".jpg", np.clip(img, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))]
-    )
-    if not ok:
-        raise RuntimeError("bench_table: OpenCV could not encode a JPEG")
-    photo: Frame = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
+    img = gaussian_blur(img, float(rng.uniform(0.6, 2.0)))
+    img = sensor_noise(img * 255.0, float(rng.uniform(2.0, 6.0)), rng)
+    photo = jpeg(np.clip(img, 0, 255).astype(np.uint8), int(rng.integers(80, 96)))
 
     def moved(p: Placement) -> Placement:
         x, y = cv2.perspectiveTransform(np.array([[[p.x, p.y]]], np.float32), m)[0, 0]

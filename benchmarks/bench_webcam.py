@@ -26,15 +26,26 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import _checkout  # noqa: F401  (tools, from the checkout)
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from companion.app.deck import load_deck
 from companion.cards import full_deck
 from companion.vision.recognise import Recogniser
-from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import UNKNOWN, Frame
+from tools.synthesis import (
+    Placement,
+    compose,
+    dim,
+    gaussian_blur,
+    glare_spot,
+    jpeg,
+    sensor_noise,
+    table_top,
+    tilted,
+    vignette,
+)
 
 CROPS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "cards" / "real-crops"
 
@@ -110,72 +121,24 @@ def draw_camera(rng: np.random.Generator, near: bool = False, tilt: bool = False
     return camera
 
 
-def table_top(camera: Camera, seed: int) -> Frame:
-    w, h = camera.size
-    if camera.table in ("light wood", "dark wood"):
-        return wood(w, h, seed=seed, light=camera.table == "light wood")
-    rng = np.random.default_rng(seed)
-    colour = np.array([60.0, 110.0, 40.0]) if camera.table == "baize" else np.array([120.0, 120.0, 118.0])
-    weave = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.2) * 12.0
-    top: Frame = np.clip(colour[None, None, :] + weave[..., None], 0, 255).astype(np.uint8)
-    return top
-
-
 def film(frame: Frame, camera: Camera, centre: tuple[float, float], seed: int) -> Frame:
     """The frame as this webcam gives it: light, glare, rim, colour, softness, noise, then JPEG."""
     rng = np.random.default_rng(seed)
     h, w = frame.shape[:2]
     if camera.tilt[1] > 0:
         frame = tilted(frame, *camera.tilt)
-    img = frame.astype(np.float32) / 255.0
-    img = img ** (1.0 / max(camera.light, 0.1)) * camera.light  # dim light darkens the mid-tones most
+    img = dim(frame.astype(np.float32) / 255.0, camera.light)
     if camera.glare:
-        spot = np.zeros((h, w), np.float32)
         x = int(centre[0] + rng.uniform(-0.3, 0.3) * camera.card_width)
         y = int(centre[1] + rng.uniform(-0.4, 0.4) * camera.card_width)
-        cv2.circle(spot, (x, y), max(4, int(camera.card_width * 0.25)), 1.0, -1)
-        spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), camera.card_width * 0.15), np.float32)
-        img = img + spot[..., None] * 0.6
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    rim = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
-    img = img * (1.0 - 0.25 * rim / 2.0)[..., None]
+        radius = max(4, int(camera.card_width * 0.25))
+        img = img + glare_spot(h, w, (x, y), radius, camera.card_width * 0.15)[..., None] * 0.6
+    img = vignette(img)
     img = img * np.array(camera.gains, np.float32)[None, None, :]
     if camera.blur > 0.2:
-        img = cv2.GaussianBlur(img, (0, 0), camera.blur)
-    img = img * 255.0 + rng.normal(0.0, camera.noise, img.shape).astype(np.float32)
-    eight = np.clip(img, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", eight, [cv2.IMWRITE_JPEG_QUALITY, camera.quality])
-    if not ok:
-        raise RuntimeError("bench_webcam: OpenCV could not encode a JPEG")
-    out: Frame = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
-    return out
-
-
-def slant(w: int, h: int, far: int, shorter: float) -> npt.NDArray[np.float64]:
-    """The homography taking a straight-down view of a ``w`` x ``h`` frame to a slanted one: the frame's
-    edge ``far`` (0 top, 1 right, 2 bottom, 3 left) ``shorter`` of its length shorter than the near
-    edge."""
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    dst = src.copy()
-    first, second = far, (far + 1) % 4  # the two corners of that edge
-    pull = (dst[second] - dst[first]) * shorter / 2
-    dst[first] += pull
-    dst[second] -= pull
-    m = np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
-    return m
-
-
-def tilted(frame: Frame, far: int, shorter: float) -> Frame:
-    """The table as a camera looking down at a slant sees it (see :func:`slant`), the gaps beside the
-    far edge filling the frame (the table's wood mirrored where the picture had none)."""
-    h, w = frame.shape[:2]
-    out: Frame = np.asarray(
-        cv2.warpPerspective(
-            frame, slant(w, h, far, shorter), (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
-        ),
-        np.uint8,
-    )
-    return out
+        img = gaussian_blur(img, camera.blur)
+    img = sensor_noise(img * 255.0, camera.noise, rng)
+    return jpeg(np.clip(img, 0, 255).astype(np.uint8), camera.quality)
 
 
 def faces(deck: str) -> dict[str, Frame]:
@@ -225,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                 w, h = camera.size
                 centre = (w / 2 + rng.uniform(-0.2, 0.2) * w, h / 2 + rng.uniform(-0.15, 0.15) * h)
                 place = Placement(centre[0], centre[1], float(rng.uniform(0, 360)), camera.card_width)
-                frame = film(compose(table_top(camera, seed), [picture], [place]), camera, centre, seed)
+                table = table_top(camera.table, w, h, seed)
+                frame = film(compose(table, [picture], [place]), camera, centre, seed)
                 start = time.perf_counter()
                 sightings = recogniser.detect(frame)
                 times.append((time.perf_counter() - start) * 1000)

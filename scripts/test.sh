@@ -12,7 +12,7 @@ if [[ -f firmware/Makefile ]]; then
     make -s -C firmware all
 fi
 echo "test: ruff"
-.venv/bin/ruff check companion tests benchmarks hardware docs firmware/tools
+.venv/bin/ruff check companion tests benchmarks hardware docs firmware/tools tools
 echo "test: shellcheck"
 shellcheck scripts/*.sh .ci/run
 echo "test: mypy --strict"

@@ -296,7 +296,7 @@ def _recogniser() -> tuple[Any, str]:
 
         recogniser = Recogniser(filmed=True)
     except (ImportError, OSError):
-        return None, "the card model is not built here: python -m companion.vision.build"
+        return None, "the card model is not built here: python -m tools.vision_build"
 
     def detect(shot: Any) -> Any:
         return recogniser.detect(shot.frame)

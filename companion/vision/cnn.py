@@ -18,8 +18,8 @@ Why it runs second: it costs several thousand times more per candidate than the 
 frame has a few hundred candidates, nearly all of them wood grain, pips and court-card detail. So the
 perceptron first throws out what is plainly no index (its "not an index" class), and this network names
 the dozen or so that are left. The forward pass is a handful of matrix products, so the companion still
-needs nothing beyond NumPy; the weights are written by :mod:`companion.vision.build`, which trains them
-with PyTorch (the ``train`` extra).
+needs nothing beyond NumPy; the weights are written by the build (``python -m tools.vision_build`` from
+the checkout), which trains them with PyTorch (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from companion.vision.index import Candidate, patches, stretch
 from companion.vision.mlp import NOT_INDEX, SUIT_TEXTS
 from companion.vision.weights import Weights, softmax
 
-__all__ = ["CHANNELS", "LAYERS", "PATCH_H", "PATCH_W", "Namer", "cut", "inputs", "train"]
+__all__ = ["CHANNELS", "HIDDEN", "LAYERS", "PATCH_H", "PATCH_W", "Namer", "cut", "inputs"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -136,90 +136,3 @@ class Namer(Weights):
             suits.append(softmax(hidden @ self.sw.T + self.sb))
         return np.concatenate(ranks), np.concatenate(suits)
 
-
-def train(
-    x: npt.NDArray[np.float32] | npt.NDArray[np.float16],
-    rank: npt.NDArray[np.int64],
-    suit: npt.NDArray[np.int64],
-    *,
-    seed: int,
-    epochs: int = 6,
-    batch: int = 256,
-    progress: bool = True,
-) -> Namer:
-    """Fit the namer with PyTorch (the ``train`` extra) on inputs from :func:`inputs` (kept as float16
-    if memory is short: each batch is widened to float32).
-
-    ``suit`` is ignored where ``rank`` is "not an index". Seeded and run on a fixed number of threads
-    with deterministic kernels, so a rebuild on the same machine gives the same weights. Light noise
-    and one-pixel shifts guard against learning the exact pixels of the rendered decks; dropout before
-    the heads against leaning on a few features.
-    """
-    import torch  # the train extra; not needed to run the companion
-    from torch import nn
-    from torch.nn import functional
-
-    torch.manual_seed(seed)
-    torch.set_num_threads(2)
-    torch.use_deterministic_algorithms(True)
-
-    class Net(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            c = (CHANNELS, *LAYERS)
-            self.convs = nn.ModuleList(nn.Conv2d(c[k], c[k + 1], 3, padding=1) for k in range(3))
-            cells = (x.shape[2] // 8) * (x.shape[3] // 8)
-            self.f1 = nn.Linear(LAYERS[-1] * cells, HIDDEN)
-            self.rank = nn.Linear(HIDDEN, NOT_INDEX + 1)
-            self.suit = nn.Linear(HIDDEN, len(SUIT_TEXTS))
-            self.drop = nn.Dropout(0.3)
-
-        def forward(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            for conv in self.convs:
-                h = functional.max_pool2d(functional.relu(conv(h)), 2)
-            hidden = self.drop(functional.relu(self.f1(h.flatten(1))))
-            return self.rank(hidden), self.suit(hidden)
-
-    net = Net()
-    n = len(x)
-    steps = epochs * (n // batch)
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    xt = torch.from_numpy(x)
-    rt = torch.from_numpy(rank.astype(np.int64))
-    st = torch.from_numpy(suit.astype(np.int64))
-    gen = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(n, generator=gen)
-        total = 0.0
-        for k in range(n // batch):
-            sel = order[k * batch : (k + 1) * batch]
-            xb = xt[sel].float() + 0.05 * torch.randn(batch, *x.shape[1:], generator=gen)
-            dy, dx = (int(v) for v in torch.randint(-1, 2, (2,), generator=gen))
-            xb = torch.roll(xb, (dy, dx), (2, 3))
-            rb = rt[sel]
-            out_rank, out_suit = net(xb)
-            is_index = (rb != NOT_INDEX).float()
-            loss = (
-                functional.cross_entropy(out_rank, rb)
-                + (functional.cross_entropy(out_suit, st[sel], reduction="none") * is_index).mean()
-            )
-            opt.zero_grad()
-            torch.autograd.backward(loss)
-            opt.step()
-            sched.step()
-            total += float(loss.detach())
-        if progress:
-            print(f"  namer epoch {epoch + 1}/{epochs}: loss {total / max(n // batch, 1):.4f}", flush=True)
-    net.eval()
-
-    weights = {name: t.detach().numpy().astype(np.float32) for name, t in net.state_dict().items()}
-    names = {"convs.0": "c0", "convs.1": "c1", "convs.2": "c2", "f1": "f1", "rank": "r", "suit": "s"}
-    return Namer(
-        **{
-            f"{short}{kind[0]}": weights[f"{layer}.{kind}"]
-            for layer, short in names.items()
-            for kind in ("weight", "bias")
-        }
-    )

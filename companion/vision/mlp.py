@@ -1,9 +1,9 @@
 """A small two-headed perceptron in NumPy: index features in, rank and suit probabilities out.
 
 Inference is three matrix products, so the companion needs nothing beyond NumPy to read cards; the
-weights ship as one ``.npz`` file written by :mod:`companion.vision.build`. The rank head has one extra
-class, "not an index", so a wrong pair of ink marks (two pips, a court figure's detail, wood grain) is
-rejected by the same network that names real indices.
+weights ship as one ``.npz`` file written by the build (``python -m tools.vision_build``). The rank head
+has one extra class, "not an index", so a wrong pair of ink marks (two pips, a court figure's detail,
+wood grain) is rejected by the same network that names real indices.
 """
 
 from __future__ import annotations

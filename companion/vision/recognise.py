@@ -151,7 +151,7 @@ class Recogniser:
     """Reads every visible card in a frame. Loads the shipped networks once; cheap to call per frame.
 
     ``model`` is a folder holding the two networks (``index_net.npz``, the finder, and
-    ``index_cnn.npz``, the namer), as ``python -m companion.vision.build --out`` writes them.
+    ``index_cnn.npz``, the namer), as ``python -m tools.vision_build --out`` writes them.
     ``filmed``: the frames come from a camera or a film, which sees each card in frame after frame, so
     speed counts for more than the last index read in any one frame (see COARSE_UNLESS_UNDER). A still
     photo (``crib detect``) is read as thoroughly as can be. ``pips``: a number card whose two
@@ -174,7 +174,7 @@ class Recogniser:
         for name in (FINDER_FILE, NAMER_FILE):
             if not (folder / name).is_file():
                 raise FileNotFoundError(
-                    f"card model {folder / name} is missing: rebuild it with python -m companion.vision.build"
+                    f"card model {folder / name} is missing: rebuild it with python -m tools.vision_build"
                 )
         self.network = Network.load(folder / FINDER_FILE)
         self.namer = Namer.load(folder / NAMER_FILE)

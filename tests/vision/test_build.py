@@ -1,37 +1,46 @@
-"""The build's drawn decks: the shapes the networks learn from.
+"""The build's drawn decks and scenes: the shapes and pictures the networks learn from.
 
-These need the ``train`` extra (Pillow) and Debian's font packages, as the build does; the test run of
-CI installs neither, so there they are skipped.
+Most of these need the ``train`` extra (Pillow, cairosvg) and Debian's font packages, as the build
+does; the test run of CI installs neither, so there they are skipped. The scenes of the real deck need
+neither, and are checked everywhere.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import importlib.util
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from companion.vision import build
-
-pytest.importorskip("PIL", reason="drawing decks in typefaces needs the train extra (Pillow)")
+from companion.vision import cnn
+from companion.vision import index as idx
+from companion.vision.mlp import RANK_TEXTS, SUIT_TEXTS
+from tools.vision_build import cli, datasets, decks, drawing, scenes
+from tools.vision_build.options import CARD_W, Options
+from tools.vision_build.typefaces import typeface_files
 
 _WITH_EZH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 _WITHOUT_EZH = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
 
 
-def _style(face: Path, flat_three: bool) -> build.DeckStyle:
+def _style(face: Path, flat_three: bool, drawn: bool = False) -> drawing.DeckStyle:
+    pytest.importorskip("PIL", reason="drawing decks in typefaces needs the train extra (Pillow)")
     if not face.is_file():
         pytest.skip(f"{face.name} is not installed (see the build's font packages)")
-    plain = build.random_style(np.random.default_rng(7), [face])
+    plain = drawing.random_style(np.random.default_rng(7), [face], options=Options(drawn_flat_threes=drawn))
     return dataclasses.replace(
         plain, face=str(face), thick=0.0, slant=0.0, bend=0.0, squash=1.0, flat_three=flat_three
     )
 
 
-def _glyph(text: str, style: build.DeckStyle) -> npt.NDArray[np.bool_]:
-    return np.asarray(build._glyph(text, style, 120) > 100)
+def _glyph(text: str, style: drawing.DeckStyle) -> npt.NDArray[np.bool_]:
+    return np.asarray(drawing._glyph(text, style, 120) > 100)
 
 
 def _top_edge_spread(mask: npt.NDArray[np.bool_]) -> int:
@@ -60,11 +69,8 @@ def test_a_face_without_the_flat_three_keeps_its_own() -> None:
     assert np.array_equal(_glyph("3", flat), _glyph("3", round_))
 
 
-def test_with_drawn_flat_threes_a_face_without_one_gets_a_flat_top_over_its_own_lower_bowl(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(build.FLAT_THREES, "drawn", True)
-    flat, round_ = _style(_WITHOUT_EZH, True), _style(_WITHOUT_EZH, False)
+def test_with_drawn_flat_threes_a_face_without_one_gets_a_flat_top_over_its_own_lower_bowl() -> None:
+    flat, round_ = _style(_WITHOUT_EZH, True, drawn=True), _style(_WITHOUT_EZH, False, drawn=True)
     three, own = _glyph("3", flat), _glyph("3", round_)
     assert _top_edge_spread(three) <= 2
     assert _top_edge_spread(own) > 2
@@ -79,32 +85,24 @@ def test_with_drawn_flat_threes_a_face_without_one_gets_a_flat_top_over_its_own_
     assert head.sum(axis=1).max() > own[: own.shape[0] // 4].sum(axis=1).max()
 
 
-def test_drawn_flat_threes_leave_faces_with_their_own_and_every_other_rank_alone(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_drawn_flat_threes_leave_faces_with_their_own_and_every_other_rank_alone() -> None:
     before = {face: _glyph("3", _style(face, True)) for face in (_WITH_EZH,)}
-    monkeypatch.setitem(build.FLAT_THREES, "drawn", True)
-    assert np.array_equal(_glyph("3", _style(_WITH_EZH, True)), before[_WITH_EZH])
-    flat, round_ = _style(_WITHOUT_EZH, True), _style(_WITHOUT_EZH, False)
+    assert np.array_equal(_glyph("3", _style(_WITH_EZH, True, drawn=True)), before[_WITH_EZH])
+    flat, round_ = _style(_WITHOUT_EZH, True, drawn=True), _style(_WITHOUT_EZH, False, drawn=True)
     for rank in ("A", "5", "8", "10", "K"):
         assert np.array_equal(_glyph(rank, flat), _glyph(rank, round_))
 
 
-def _styles(
-    setting: dict[str, float | bool], share: float, seed: int, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[build.DeckStyle], list[build.DeckStyle]]:
-    """2000 decks' styles drawn with ``setting``'s share at ``share``: the typeface decks, the rest."""
-    monkeypatch.setitem(setting, "share", share)
+def _styles(options: Options, seed: int) -> tuple[list[drawing.DeckStyle], list[drawing.DeckStyle]]:
+    """2000 decks' styles drawn with ``options``: the typeface decks, the rest."""
     rng = np.random.default_rng(seed)
-    styles = [build.random_style(rng, [_WITH_EZH]) for _ in range(2000)]
+    styles = [drawing.random_style(rng, [_WITH_EZH], options=options) for _ in range(2000)]
     return [s for s in styles if s.face], [s for s in styles if not s.face]
 
 
 @pytest.mark.parametrize("share", [0.0, 0.3, 0.6])
-def test_about_the_chosen_share_of_typeface_decks_have_a_flat_three(
-    share: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    typeface, hershey = _styles(build.FLAT_THREES, share, 11, monkeypatch)
+def test_about_the_chosen_share_of_typeface_decks_have_a_flat_three(share: float) -> None:
+    typeface, hershey = _styles(Options(flat_threes=share), 11)
     assert abs(sum(s.flat_three for s in typeface) / len(typeface) - share) < 0.05
     assert not any(s.flat_three for s in hershey)  # Hershey decks have no such glyph
 
@@ -133,10 +131,8 @@ def test_barred_jacks_leave_every_other_rank_alone() -> None:
 
 
 @pytest.mark.parametrize("share", [0.0, 0.3])
-def test_about_the_chosen_share_of_typeface_decks_have_a_barred_jack(
-    share: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    typeface, hershey = _styles(build.BARRED_JACKS, share, 13, monkeypatch)
+def test_about_the_chosen_share_of_typeface_decks_have_a_barred_jack(share: float) -> None:
+    typeface, hershey = _styles(Options(barred_jacks=share), 13)
     assert abs(sum(s.barred_jack for s in typeface) / len(typeface) - share) < 0.05
     assert not any(s.barred_jack for s in hershey)
     # Chosen apart from the flat threes: about the share of flat-three decks have a barred J as well.
@@ -145,30 +141,29 @@ def test_about_the_chosen_share_of_typeface_decks_have_a_barred_jack(
         assert abs(sum(s.barred_jack for s in flat) / len(flat) - share) < 0.1
 
 
-def _drawn(label: str, beside: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[build.CardArt, float]:
+def _drawn(label: str, beside: bool) -> tuple[decks.CardArt, float]:
     """A card of one drawn deck, and the next number its scene's generator gives after drawing it."""
+    pytest.importorskip("PIL", reason="drawing decks in typefaces needs the train extra (Pillow)")
     if not _WITH_EZH.is_file():
         pytest.skip(f"{_WITH_EZH.name} is not installed (see the build's font packages)")
-    monkeypatch.setitem(build.COURT_FRAMES, "beside", beside)
+    options = Options(court_frames_beside=beside)
     style = dataclasses.replace(
-        build.random_style(np.random.default_rng(5), [_WITH_EZH]), face=str(_WITH_EZH)
+        drawing.random_style(np.random.default_rng(5), [_WITH_EZH], options=options), face=str(_WITH_EZH)
     )
     shapes = {s: [np.full((20, 16), 255, np.uint8)] for s in "cdhs"}
     rng = np.random.default_rng(9)
-    art = build.draw_card(rng, label, style, shapes)
+    art = drawing.draw_card(rng, label, style, shapes)
     return art, float(rng.random())
 
 
-def test_frames_beside_the_index_change_only_the_court_cards_and_draw_nothing_else_anew(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_frames_beside_the_index_change_only_the_court_cards_and_draw_nothing_else_anew() -> None:
     # The option must leave every other card of every scene as it was, so that builds with and
     # without it differ only where it acts.
     for label in ("5h", "Ac", "10s"):
-        (plain, after_plain), (beside, after_beside) = (_drawn(label, b, monkeypatch) for b in (False, True))
+        (plain, after_plain), (beside, after_beside) = (_drawn(label, b) for b in (False, True))
         assert np.array_equal(plain.image, beside.image)
         assert after_plain == after_beside
-    (plain, after_plain), (beside, after_beside) = (_drawn("Kd", b, monkeypatch) for b in (False, True))
+    (plain, after_plain), (beside, after_beside) = (_drawn("Kd", b) for b in (False, True))
     assert not np.array_equal(plain.image, beside.image)
     assert after_plain == after_beside
     assert plain.marks == beside.marks  # the index itself is where it was
@@ -176,31 +171,122 @@ def test_frames_beside_the_index_change_only_the_court_cards_and_draw_nothing_el
 
 @pytest.mark.parametrize("seed", range(40))
 def test_a_court_frame_starts_just_right_of_the_index_and_level_with_it(seed: int) -> None:
-    style = build.random_style(np.random.default_rng(seed))
-    w, h = build.CARD_W, round(build.CARD_W * style.aspect)
+    style = drawing.random_style(np.random.default_rng(seed))
+    w, h = CARD_W, round(CARD_W * style.aspect)
     right, bottom = 0.16 * w, 0.2 * h
-    x0, y0 = build._court_frame(style, right, bottom, w, h)
+    x0, y0 = drawing._court_frame(style, right, bottom, w, h)
     assert right < x0 <= right + 0.06 * w + 1
     assert y0 < 0.16 * h  # beside the rank glyph, not below the suit mark
     # One deck puts the frame of all its courts in one place.
-    assert build._court_frame(style, right, bottom, w, h) == (x0, y0)
+    assert drawing._court_frame(style, right, bottom, w, h) == (x0, y0)
 
 
 def test_an_index_too_wide_for_a_frame_beside_it_has_the_frame_below() -> None:
-    style = build.random_style(np.random.default_rng(1))
-    w, h = build.CARD_W, round(build.CARD_W * style.aspect)
-    x0, y0 = build._court_frame(style, 0.33 * w, 0.2 * h, w, h)
+    style = drawing.random_style(np.random.default_rng(1))
+    w, h = CARD_W, round(CARD_W * style.aspect)
+    x0, y0 = drawing._court_frame(style, 0.33 * w, 0.2 * h, w, h)
     assert y0 > 0.2 * h
     assert x0 < 0.33 * w
 
 
 def test_the_jumbo_deck_for_scenes_of_its_own_has_every_card_with_its_index_above_its_suit() -> None:
     pytest.importorskip("cairosvg", reason="rendering the vector decks needs the train extra (cairosvg)")
-    faces = build.load_jumbo_deck()  # the demo deck's design
+    faces = decks.load_jumbo_deck()  # the demo deck's design
     labels = [face.label for face in faces]
-    assert sorted(labels) == sorted(r + s for r in build.RANK_TEXTS for s in build.SUIT_TEXTS)
+    assert sorted(labels) == sorted(r + s for r in RANK_TEXTS for s in SUIT_TEXTS)
     for face in faces:
         (rx, ry), (sx, sy), _ = face.marks[0]
         # Upright in the top-left corner: the suit mark about a glyph below the rank, not beside it.
         assert 30 < sy - ry < 70 and abs(sx - rx) < 10, face.label
         assert rx < 0.3 * face.image.shape[1] and ry < 0.3 * face.image.shape[0], face.label
+
+
+# ---------------------------------------------------------------------------------------- reproduction
+#
+# The shipped networks are what a build from scratch gives (docs/contributing.md), and a build takes
+# hours; so the cheap part of it is pinned instead: the scenes, the candidates found on them, their
+# labels and the patches cut out, digested. The digests were taken from the build as it was when the
+# shipped networks were made (before it moved out of the package), and the same code here must still
+# give them: any change to how scenes are drawn or degraded -- the order numbers are drawn in
+# included -- changes what a rebuild gives, and must come with rebuilt networks. They hold for the
+# NumPy and OpenCV of the lock file (another JPEG coder or resize may round differently).
+
+
+def _digest(arrays: list[npt.NDArray[Any]]) -> str:
+    out = hashlib.sha256()
+    for a in arrays:
+        out.update(f"{a.dtype}{a.shape}".encode())
+        out.update(np.ascontiguousarray(a).tobytes())
+    return out.hexdigest()[:16]
+
+
+def _scene_samples(faces: list[decks.CardArt], backs: list[decks.CardArt], rng: np.random.Generator) -> str:
+    """Two scenes of ``faces`` and what the build takes from them, digested."""
+    arrays: list[npt.NDArray[Any]] = []
+    for _ in range(2):
+        img, truth = scenes.make_scene(rng, faces, backs)
+        cands = idx.find_candidates(np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), np.uint8))
+        rank, suit, use = datasets.label_candidates(cands, truth)
+        arrays += [img, rank, suit, use, idx.patches(img, cands), cnn.cut(img, cands)]
+        arrays += [np.array([label == "partial", visible]) for label, _, _, visible in truth]
+        arrays += [np.array([*r, *s]) for _, r, s, _ in truth]
+    return _digest(arrays)
+
+
+def _plain_back() -> decks.CardArt:
+    img = np.zeros((336, CARD_W, 4), np.uint8)
+    img[..., :3] = (150, 40, 30)
+    img[..., 3] = 255
+    return decks.CardArt(img, None, [])
+
+
+@pytest.mark.parametrize(("seed", "digest"), [(1, "c98dbb0d87609fa0"), (2, "558aa15fe0177227")])
+def test_scenes_of_the_real_deck_are_drawn_as_the_shipped_networks_saw_them(seed: int, digest: str) -> None:
+    faces = decks.load_real_deck()
+    assert len(faces) > 40  # the real crops beside the repository, their indices found
+    assert _scene_samples(faces, [_plain_back()], np.random.default_rng([seed, 100_000])) == digest
+
+
+def test_holding_out_crops_leaves_out_one_of_each_rank() -> None:
+    kept = {face.label for face in decks.load_real_deck(hold_out=True)}
+    everything = {face.label for face in decks.load_real_deck()}
+    assert everything - kept == set(decks.HELD_OUT_CROPS) & everything
+    assert sorted(label[:-1] for label in decks.HELD_OUT_CROPS) == sorted(RANK_TEXTS)
+
+
+def test_samples_of_drawn_decks_are_made_as_the_shipped_networks_saw_them() -> None:
+    """One chunk of the rendered and drawn decks' scenes and one of joined indices, as a worker makes
+    them with the build's default options (every deck, typeface and option of a full build)."""
+    pytest.importorskip("PIL", reason="drawing decks in typefaces needs the train extra (Pillow)")
+    pytest.importorskip("cairosvg", reason="rendering the vector decks needs the train extra (cairosvg)")
+    try:
+        typeface_files()
+    except SystemExit:
+        pytest.skip("the build's font packages are not installed")
+    seed = 20261123
+    for number, digest in ((0, "602d060e1b0667d2"), (datasets.JOINED_CHUNKS, "c54eeab625d2a10d")):
+        samples = datasets.collect_chunk(datasets.Chunk(seed, number, 2, Options()))
+        assert _digest(list(samples)) == digest, number
+
+
+# ------------------------------------------------------------------------------------------ the command
+
+
+def test_a_build_asked_for_no_scenes_says_so_in_one_line_and_fails(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    zero = ["--scenes", "0", "--real-scenes", "0", "--joined-scenes", "0", "--jumbo-scenes", "0"]
+    assert cli.main(zero) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("build: no scenes") and err.count("\n") == 1
+
+
+def test_a_build_without_the_train_extra_says_what_to_install_before_any_work(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "torch" else found(name))
+    assert cli.main(["--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "torch" in err and ".[train]" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # nothing written

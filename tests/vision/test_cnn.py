@@ -97,7 +97,7 @@ def test_the_numpy_namer_matches_pytorch_where_the_train_extra_is_installed() ->
     """Only where PyTorch is installed (the build's extra): the trained weights, run here, give what
     PyTorch's own forward pass gives, so the layouts and the flattening order agree."""
     torch = pytest.importorskip("torch")
-    from companion.vision.cnn import train
+    from tools.vision_build.training import train_namer as train
 
     rng = np.random.default_rng(4)
     patches = rng.integers(0, 256, (600, PATCH_H, PATCH_W, 3), np.uint8)

@@ -15,6 +15,9 @@ from companion.vision.pips import Pips, count_pips, pips_of, shows_picture
 from companion.vision.recognise import Recogniser, _counted, _Reading
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import UNKNOWN
+from tools.synthesis import gaussian_blur
+from tools.synthesis import lit as _lit
+from tools.synthesis import placed_points as _placed
 
 from .conftest import crop
 
@@ -59,17 +62,6 @@ def _drawn_card(
     rank, suit = (6 + tw / 2, 8 + th / 2), (6 + tw / 2, 26.0 + th)
     card[h - 60 :, w - 54 :] = card[:60, :54][::-1, ::-1]  # the index again, turned half round
     return card, [(rank, suit), ((w - rank[0], h - rank[1]), (w - suit[0], h - suit[1]))]
-
-
-def _placed(
-    points: list[tuple[float, float]], size: tuple[int, int], p: Placement
-) -> list[tuple[float, float]]:
-    """Card-picture points where :func:`compose` lays them for placement ``p``."""
-    w, h = size
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), p.angle, p.width / w)
-    m[:, 2] += np.array([p.x - w / 2, p.y - h / 2])
-    moved = cv2.transform(np.array([points], np.float32), m)[0]
-    return [(float(x), float(y)) for x, y in moved]
 
 
 def _count(card: np.ndarray, indices: list, p: Placement, seed: int = 0) -> int | None:
@@ -193,7 +185,7 @@ def test_a_card_lying_over_another_its_white_run_into_is_counted_right(under: st
                 width,
             )
             frame = compose(wood(1280, 720, seed=k), [crop(under), crop(top)], [beside, over])
-            frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.5, 2.0)))
+            frame = gaussian_blur(frame, float(rng.uniform(0.5, 2.0)))
             h, w = crop(top).shape[:2]
             first, second = (tuple(_placed([r, s], (w, h), over)) for r, s in _real_indices(top))
             count = count_pips(frame, first, second)
@@ -494,21 +486,6 @@ def test_where_no_index_was_read_the_index_marks_are_never_counted_as_pips(name:
         outline = cv2.boxPoints(((640, 360), (width, width * h / w), -angle))
         found = pips_of(frame, [(float(x), float(y)) for x, y in outline])
         assert found is None or found.count == int(name[:-1]), (name, width)
-
-
-def _lit(
-    frame: np.ndarray, gains: tuple[float, float, float], glare: tuple[float, float, float] | None = None
-) -> np.ndarray:
-    """``frame`` under a tinted light (``gains`` per channel, B G R) and, if given, a lamp's glare: a
-    bright spot (x, y, radius) lifting whatever lies under it towards white."""
-    img = frame.astype(np.float32) / 255.0
-    if glare is not None:
-        x, y, radius = glare
-        spot = np.zeros(frame.shape[:2], np.float32)
-        cv2.circle(spot, (round(x), round(y)), round(radius), 1.0, -1)
-        img += cv2.GaussianBlur(spot, (0, 0), radius * 0.6)[..., None] * 0.6
-    img *= np.array(gains, np.float32)
-    return np.clip(img * 255.0, 0, 255).astype(np.uint8)
 
 
 @pytest.mark.parametrize("gains", [(1.12, 1.0, 0.88), (0.82, 1.0, 1.15)])
