@@ -24,7 +24,7 @@ COMMANDS: tuple[str, ...] = (
     "companion.board.cli",
     "companion.app.cli",
     "companion.app.export",
-    "companion.web.cli",
+    "companion.app.pin_cli",
 )
 
 

@@ -2,7 +2,7 @@
 
 The PIN lives in ``scoreboard-pin`` in the state folder, beside the game database: the folder of
 ``--db``, else of the settings' ``[store] path`` (``--config``), else ``~/.local/share/crib``.  Run it as
-the user the companion runs as (on the Pi: ``sudo -u crib /opt/crib/.venv/bin/crib pin --config
+the user the companion runs as (on the Pi: ``sudo -u crib /opt/crib/venv/bin/crib pin --config
 /etc/crib/crib.toml``).  A PIN set in the settings file (``[table] pin``) wins over the kept one, and this
 command says so.  A rotated PIN takes effect at the scoreboard's next try, without a restart.
 """
