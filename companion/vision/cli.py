@@ -3,7 +3,9 @@
 OpenCV and the network are loaded only when the command runs, so ``crib score`` and friends start fast.
 Each image is handled on its own: a missing or unreadable file, a folder or an image too large to read
 safely (see :mod:`companion.vision.images`) is one line on stderr naming it, the other images still run,
-and the exit status is 1 if any failed.
+and the exit status is 1 if any failed. ``--filmed`` reads the images as consecutive frames of one
+camera, as the companion reads its camera: each compared with the table as last read and read only
+where it changed.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ def register(subparsers: Any) -> None:
     )
     detect.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="image files (any size)")
     detect.add_argument("--json", action="store_true", help="print one JSON object per image per line")
+    detect.add_argument(
+        "--filmed",
+        action="store_true",
+        help="take the images as consecutive frames of one camera over the table: each is read only where "
+        "it changed since the one before (the time each frame took is its 'ms')",
+    )
     detect.add_argument(
         "--draw",
         type=Path,
@@ -52,7 +60,7 @@ def run_detect(args: argparse.Namespace) -> int:
     from companion.vision.recognise import Recogniser, duplicates
     from companion.vision.render import draw_sightings
 
-    recogniser = Recogniser()
+    recogniser = Recogniser(filmed=args.filmed)
     failed = 0
     images: list[Path] = args.images
     for path in images:

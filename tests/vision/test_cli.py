@@ -84,3 +84,25 @@ def test_a_folder_given_as_an_image_is_named_in_one_line(
     err = capsys.readouterr().err
     assert status == 1
     assert err.count("\n") == 1 and str(tmp_path) in err and "folder" in err
+
+
+def test_filmed_images_are_read_as_frames_of_one_camera(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The same frame twice, then one with a card more: one JSON line each, the last naming the new card.
+    table = cv2.imread(str(CROPS / "5h.jpg"))
+    assert table is not None
+    wide = cv2.copyMakeBorder(table, 100, 100, 100, 400, cv2.BORDER_CONSTANT, value=(120, 160, 190))
+    first = tmp_path / "a.png"
+    cv2.imwrite(str(first), wide)
+    landed = wide.copy()
+    landed[100:452, 380:608] = cv2.imread(str(CROPS / "9c.jpg"))
+    second = tmp_path / "b.png"
+    cv2.imwrite(str(second), landed)
+    assert main(["detect", "--filmed", "--json", str(first), str(first), str(second)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert len(lines) == 3 and all(isinstance(line["ms"], float) for line in lines)
+    named = [
+        sorted(c["card"] for c in line["cards"] if c["card"] not in ("unknown", "back")) for line in lines
+    ]
+    assert named == [["5h"], ["5h"], ["5h", "9c"]]
