@@ -1,8 +1,11 @@
 """``crib detect``: read the cards in photos or camera frames from the terminal.
 
 OpenCV and the network are loaded only when the command runs, so ``crib score`` and friends start fast.
-Each image is handled on its own: a missing or unreadable file is one line on stderr, the other images
-still run, and the exit status is 1 if any failed.
+Each image is handled on its own: a missing or unreadable file, a folder or an image too large to read
+safely (see :mod:`companion.vision.images`) is one line on stderr naming it, the other images still run,
+and the exit status is 1 if any failed. ``--filmed`` reads the images as consecutive frames of one
+camera, as the companion reads its camera: each compared with the table as last read and read only
+where it changed.
 """
 
 from __future__ import annotations
@@ -26,6 +29,12 @@ def register(subparsers: Any) -> None:
     detect.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="image files (any size)")
     detect.add_argument("--json", action="store_true", help="print one JSON object per image per line")
     detect.add_argument(
+        "--filmed",
+        action="store_true",
+        help="take the images as consecutive frames of one camera over the table: each is read only where "
+        "it changed since the one before (the time each frame took is its 'ms')",
+    )
+    detect.add_argument(
         "--draw",
         type=Path,
         metavar="OUT.png",
@@ -43,23 +52,24 @@ def _draw_path(out: Path, image: Path, many: bool) -> Path:
 
 def run_detect(args: argparse.Namespace) -> int:
     """Detect and print; returns 1 if any image could not be read."""
+    # The image reader first: it sets OpenCV's own pixel limit, which OpenCV reads when it is loaded.
+    from companion.vision.images import ImageError, read_image  # noqa: I001
+
     import cv2
-    import numpy as np
 
     from companion.vision.recognise import Recogniser, duplicates
     from companion.vision.render import draw_sightings
 
-    recogniser = Recogniser()
+    recogniser = Recogniser(filmed=args.filmed)
     failed = 0
     images: list[Path] = args.images
     for path in images:
-        raw = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-        if raw is None:
-            why = "no such file" if not path.exists() else "not a readable image"
-            print(f"crib detect: {path}: {why}", file=sys.stderr)
+        try:
+            frame = read_image(path)
+        except ImageError as error:
+            print(f"crib detect: {error}", file=sys.stderr)
             failed += 1
             continue
-        frame = np.asarray(raw, np.uint8)
         start = time.perf_counter()
         sightings = recogniser.detect(frame)
         ms = (time.perf_counter() - start) * 1000

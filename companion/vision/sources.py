@@ -31,6 +31,7 @@ from typing import Any, Final, Protocol
 import cv2
 import numpy as np
 
+from companion.vision.images import ImageError, read_image
 from companion.vision.types import Frame
 
 __all__ = [
@@ -105,8 +106,9 @@ class _Base:
 
 
 class ImageFolderSource(_Base):
-    """The images in a folder, in name order, as if taken ``fps`` times a second. Unreadable files are skipped
-    with their names kept in :attr:`skipped` so one bad file does not end a replay."""
+    """The images in a folder, in name order, as if taken ``fps`` times a second. Unreadable files (and
+    images too large to read safely: see :mod:`companion.vision.images`) are skipped with their names
+    kept in :attr:`skipped` so one bad file does not end a replay."""
 
     def __init__(self, folder: Path, fps: float = 30.0) -> None:
         if not folder.is_dir():
@@ -123,11 +125,12 @@ class ImageFolderSource(_Base):
         while self._next < len(self.paths):
             path = self.paths[self._next]
             self._next += 1
-            raw = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if raw is None:
+            try:
+                frame = read_image(path)
+            except ImageError:
                 self.skipped.append(path)
                 continue
-            shot = Shot(np.asarray(raw, np.uint8), self._number / self.fps, self._number)
+            shot = Shot(frame, self._number / self.fps, self._number)
             self._number += 1
             return shot
         return None

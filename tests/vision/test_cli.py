@@ -57,3 +57,52 @@ def test_draw_writes_the_outlined_image(tmp_path: Path, capsys: pytest.CaptureFi
     # Several images: one drawing each, named after the image.
     assert main(["detect", str(CROPS / "Ad.jpg"), str(CROPS / "2c.jpg"), "--draw", str(out)]) == 0
     assert (tmp_path / "seen-Ad.png").is_file() and (tmp_path / "seen-2c.png").is_file()
+
+
+def test_an_image_too_large_to_read_safely_is_refused_before_decoding_in_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A 20000x20000 PNG of one colour is a few hundred KB on disk and 1.2 GB decoded: the header alone
+    # must refuse it. Only its header is written here (a decoder would fail on the missing data, so
+    # the sentence can only come from the header's size).
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(
+        b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + (20000).to_bytes(4, "big") * 2 + b"\x08\x00"
+    )
+    status = main(["detect", str(huge), str(CROPS / "5h.jpg")])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert err.count("\n") == 1 and "huge.png" in err and "20000x20000" in err
+    assert "Traceback" not in err
+    assert "5h" in out
+
+
+def test_a_folder_given_as_an_image_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["detect", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.count("\n") == 1 and str(tmp_path) in err and "folder" in err
+
+
+def test_filmed_images_are_read_as_frames_of_one_camera(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The same frame twice, then one with a card more: one JSON line each, the last naming the new card.
+    table = cv2.imread(str(CROPS / "5h.jpg"))
+    assert table is not None
+    wide = cv2.copyMakeBorder(table, 100, 100, 100, 400, cv2.BORDER_CONSTANT, value=(120, 160, 190))
+    first = tmp_path / "a.png"
+    cv2.imwrite(str(first), wide)
+    landed = wide.copy()
+    landed[100:452, 380:608] = cv2.imread(str(CROPS / "9c.jpg"))
+    second = tmp_path / "b.png"
+    cv2.imwrite(str(second), landed)
+    assert main(["detect", "--filmed", "--json", str(first), str(first), str(second)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert len(lines) == 3 and all(isinstance(line["ms"], float) for line in lines)
+    named = [
+        sorted(c["card"] for c in line["cards"] if c["card"] not in ("unknown", "back")) for line in lines
+    ]
+    assert named == [["5h"], ["5h"], ["5h", "9c"]]

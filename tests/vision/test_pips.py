@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from companion.app.deck import load_deck
+from companion.vision.arbitration import counted as _counted
 from companion.vision.index import Candidate
 from companion.vision.pips import Pips, count_pips, pips_of, shows_picture
-from companion.vision.recognise import Recogniser, _counted, _Reading
+from companion.vision.reading import Reading as _Reading
+from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import UNKNOWN
 from tools.synthesis import gaussian_blur

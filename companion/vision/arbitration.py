@@ -1,0 +1,260 @@
+"""Naming a card by its middle as well as its corners: pips counted, a court's picture, two corners that
+disagree.
+
+Why apart from :mod:`companion.vision.recognise`: reading indices is the networks' work, while this is
+arbitration between what the corners say and what the middle shows (see :func:`counted`), a separate
+idea with its own measured thresholds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from companion.vision import pips
+from companion.vision.pips import Pips
+from companion.vision.reading import Reading, opposite
+from companion.vision.types import UNKNOWN
+
+__all__ = ["COURT_RANKS", "PIP_CONFIDENCE", "PIP_RANKS", "Card", "agree", "by_pips", "counted"]
+
+#: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`counted`).
+PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
+COURT_RANKS: Final = ("J", "Q", "K")
+#: The red suits.
+RED: Final = ("d", "h")
+#: The confidence of a card named by its pips over its index's reading.
+PIP_CONFIDENCE: Final = 0.9
+#: An index at least this sure keeps its suit whatever its pips' outline looks like. Why: in dim light
+#: with a noisy sensor every pip's outline is ragged, notched as a club's or a heart's are (a spade's
+#: pips measured 0.14, a diamond's 0.25, where clean they measure under 0.045 and 0.06), while the
+#: networks read those cards' indices all but certainly (0.9999-1.0), and right.
+SURE_INDEX: Final = 0.99
+
+Card = tuple[list[Reading], str, float]
+"""A card as read: the readings of its corners, its name and how sure that is."""
+
+
+def agree(group: list[Reading]) -> tuple[str, float]:
+    """One name for the indices of one card. When its two corners disagree, the clearly surer reading
+    wins; if neither is clearly surer the card is unknown (a wrong name costs more than a question)."""
+    score: dict[str, float] = {}
+    for r in group:
+        score[r.label] = max(score.get(r.label, 0.0), r.confidence)
+    ranked = sorted(score.items(), key=lambda kv: -kv[1])
+    if len(ranked) == 1:
+        return ranked[0]
+    (best, p1), (_, p2) = ranked[0], ranked[1]
+    if p1 - p2 >= 0.15:
+        return best, p1 - p2
+    return UNKNOWN, 1.0 - p1 + p2
+
+
+def counted(
+    cards: list[Card],
+    pips_between: Callable[[Reading, Reading], Pips | None],
+    pictured: Callable[[Reading, Reading], float | None],
+    unsure: Sequence[Reading] = (),
+) -> list[Card]:
+    """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
+    card whose two opposite corners are read, whatever rank they read: its pips counted where the count
+    is plain (``pips_between`` the two corners: see :func:`pips.pips_between`), else how much of it
+    its largest mark covers (``pictured``: see :func:`pips.picture_share`), a court's picture.
+
+    A count that differs from the rank read names the card instead, in the suit each index read: the
+    suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
+    part a new typeface changes. But where the index is in doubt (a corner less than SURE_INDEX sure,
+    or its two corners reading two suits) and the pips' outline plainly shows the other suit of its
+    colour (see :func:`by_pips`), that suit names the card (see :func:`_counted_name`): a small
+    card's index suit mark is a few pixels, its pips three times the size (the real eight of clubs 87
+    pixels wide, its indices read as spades, 0.97 sure, by networks that had not seen that deck, its
+    pips plainly clubs). The colour is left to the index, which the networks and the ink's saturation
+    rarely mistake. A picture names it by the corner that reads a court. Corners are paired by where
+    they lie, not by what they say, so a card whose two corners read two ranks (a 3 and a 5, a J and a
+    7) becomes one card; lying whole, with no count and no picture, it is reported unread. A card read
+    as a court at both corners whose pips are plainly counted is that number card (a glyph read as a
+    court's letter); one read as a number at both whose middle shows a picture is reported unread (a
+    serif "K" read as a "10": which court it is, nothing read says). That picture must be larger than
+    where a corner reads a court (OVERRULING_PICTURE): the pips of a small number card run together
+    into marks as large as some pictures' pieces.
+    """
+    out = list(cards)
+    k = 0
+    while k < len(out):
+        group, label, _ = out[k]
+        rank = label[:-1]
+        partner = (
+            _opposite_corner(k, out)
+            if rank in PIP_RANKS
+            else _own_corners(group, k)
+            if rank in COURT_RANKS
+            else None
+        )
+        if partner is None:
+            out[k] = _counted_with_unsure(out[k], unsure, pips_between)
+            k += 1
+            continue
+        (a, b), j = partner
+        pair = (out[k], out[j]) if j != k else (out[k],)
+        court = next((card for card in pair if card[1][:-1] in COURT_RANKS), None)
+        found = pips_between(a, b)
+        count = None if found is None else found.count
+        shown = by_pips(found)
+        picture = None if count is not None or (court is not None and j == k) else pictured(a, b)
+        shows = picture is not None and picture > (OVERRULING_PICTURE if court is None else pips.PICTURE)
+        # Two names on the corners of one card lying whole, and its middle says neither.
+        torn = count is None and not shows and picture is not None and j != k
+        if count is None and not shows and not torn:
+            # No plain count, no picture, no card whole: a card too small or too covered to count
+            # stands as read, as does a court read at both corners whose middle is no number card's.
+            k += 1
+            continue
+        two_suits = len({card[1][-1] for card in pair}) > 1
+        merged: dict[str, Card] = {}
+        for group, label, conf in pair:
+            if count is None and (court is None or torn):
+                # Read as a number at both corners, or as two numbers, it shows a court's picture: a
+                # court whose rank glyph was misread (a serif "K" as a "10"). Which court is not known,
+                # nor which of two names is right where its middle says neither.
+                label, conf = UNKNOWN, PIP_CONFIDENCE
+            elif count is None and court is not None:
+                label, conf = court[1], court[2]
+            elif count is not None:
+                named = _counted_name(label, group, count, shown, two_suits)
+                if named != label:
+                    label, conf = named, PIP_CONFIDENCE
+            before = merged.get(label)
+            merged[label] = (
+                (group, label, conf) if before is None else (before[0] + group, label, max(before[2], conf))
+            )
+        rest = [card for n, card in enumerate(out) if n not in (j, k)]
+        k = min(j, k)
+        out = rest[:k] + list(merged.values()) + rest[k:]
+        k += len(merged)
+    return out
+
+
+#: A card read as a number at both corners (or whose two corners read two numbers) and not counted is
+#: taken for a court whose rank glyph was misread when one mark covers more than this share of its
+#: middle (see :func:`pips.picture_share`); a card with a corner read as a court needs only
+#: pips.PICTURE. Why higher: nothing read says "court" then, and a number card whose pips run together
+#: makes a large mark too. Measured on cards alone on the table, 70-200 pixels wide, at three turns
+#: each: the demo deck's nines up to 0.071 (a 9 of spades at 90 pixels and a 9 of clubs at 140 were
+#: otherwise reported unread); the real deck's courts printed with a number's index, kings 0.22-0.26,
+#: jacks 0.09-0.35, queens (a picture in small pieces) 0.05-0.13.
+OVERRULING_PICTURE: Final = 0.1
+
+
+def _counted_with_unsure(
+    card: Card, unsure: Sequence[Reading], pips_between: Callable[[Reading, Reading], Pips | None]
+) -> Card:
+    """``card``, read at one corner only, counted against an index read unsurely (``unsure``: too
+    unsure to name anything) at its opposite corner, where there is one and the count is plain; that
+    reading then belongs to the card.
+
+    Why: an unfamiliar typeface can be read wrongly at one corner and not at all at the other (a real
+    three of clubs lying alone, read "5c" at 0.997 and at its other corner nothing over 0.44 sure, by
+    networks that had not seen its deck). An unsure reading still says where an index lies, and so
+    where the card's middle is.
+    """
+    group, label, conf = card
+    if len(group) != 1 or not unsure:
+        return card
+    a = group[0]
+    other = next((u for u in unsure if opposite(a, u)), None)
+    found = None if other is None else pips_between(a, other)
+    if other is None or found is None:
+        return card
+    named = _counted_name(label, group, found.count, by_pips(found), False)
+    return ([a, other], named, conf if named == label else PIP_CONFIDENCE)
+
+
+def _counted_name(label: str, group: list[Reading], count: int, shown: str | None, two_suits: bool) -> str:
+    """The name of a card read as ``label`` (by the readings ``group``) whose pips are plainly ``count``
+    (and, if ``shown``, plainly of that card's suit: see :func:`by_pips`), where its corners read
+    ``two_suits`` or one.
+
+    The count names the rank. The suit is the index's unless the pips plainly show the other of its
+    colour and the index is in doubt: its least sure corner under SURE_INDEX, or its two corners
+    reading two suits, when without the pips' word the card is not named at all.
+    """
+    suit = label[-1]
+    in_doubt = two_suits or min(r.confidence for r in group) < SURE_INDEX
+    if shown is not None and (shown[-1] in RED) == (suit in RED) and in_doubt:
+        suit = shown[-1]
+    elif two_suits:
+        return UNKNOWN
+    return f"{PIP_NAMES[count]}{suit}"
+
+
+def _own_corners(group: list[Reading], k: int) -> tuple[tuple[Reading, Reading], int] | None:
+    """Two readings of card ``k`` (its readings ``group``) at opposite corners of it, or None."""
+    own = [(a, b) for a in group for b in group if b is not a and opposite(a, b)]
+    return (own[0], k) if own else None
+
+
+def _opposite_corner(k: int, cards: Sequence[Card]) -> tuple[tuple[Reading, Reading], int] | None:
+    """Two readings at opposite corners of one card, the first of card ``k``'s, and which of ``cards``
+    holds the second, or None.
+
+    The card's own two corners first. Failing those, a lone corner of another number card or of a
+    court card of the same suit, or else of the other suit of its colour, itself with no opposite
+    corner of its own name: one card whose corners read two ranks, or two suits (a small club's few
+    pixels read as a spade's). (Any corner lying opposite would not do: the bottom corner of one card
+    in a row and the top corner of the next lie so too.)
+    """
+    group = cards[k][0]
+    own = _own_corners(group, k)
+    if own is not None:
+        return own
+    if len(group) != 1:
+        return None
+    a = group[0]
+    # Corners of the same suit first, then of the other suit of its colour.
+    for n in sorted(range(len(cards)), key=lambda n: cards[n][1][-1] != a.label[-1]):
+        other, label = cards[n][0], cards[n][1]
+        if n == k or len(other) != 1 or (label[-1] in RED) != (a.label[-1] in RED):
+            continue
+        if label[:-1] not in PIP_RANKS and label[:-1] not in COURT_RANKS:
+            continue
+        if opposite(a, other[0]):
+            return (a, other[0]), n
+    return None
+
+
+def by_pips(found: Pips | None) -> str | None:
+    """The card a face's pips name (see :func:`pips.pips_of`), or None unless its suit is plain too.
+
+    The colour halves the suits; the pips' outline tells the two of a colour apart. A club's lobes
+    leave deep notches where a spade's sides run straight. A heart's cleft is as plain, but a soft lens
+    fills it in on a small card, while its weight stays high (two lobes over a point) where a diamond's
+    lies in its middle: a heart shows either, a diamond must show neither.
+    """
+    if found is None:
+        return None
+    rank = PIP_NAMES[found.count]
+    if found.red:
+        if found.notch >= HEART_NOTCH or found.centre <= HEART_CENTRE:
+            return f"{rank}h"
+        if found.notch <= DIAMOND_NOTCH and found.centre >= DIAMOND_CENTRE:
+            return f"{rank}d"
+        return None
+    if found.notch >= CLUB_NOTCH:
+        return f"{rank}c"
+    if found.notch <= SPADE_NOTCH:
+        return f"{rank}s"
+    return None  # between the two, or not measured (NaN)
+
+
+#: Pips' notch depths (see :func:`companion.vision.index.suit_notches`) and how far down their ink's
+#: centre lies (see :class:`pips.Pips`) that name each suit. Measured on both decks alone on the table,
+#: 70-180 pixels wide, sharp and soft (blur 1.2): clubs' notches 0.069-0.28 and spades' 0.023-0.043;
+#: diamonds' 0.026-0.060 with their centre 0.476-0.526 down, hearts' 0.048-0.164 with theirs 0.40-0.52,
+#: and every heart either notched 0.097 or more or centred 0.438 down or higher.
+CLUB_NOTCH: Final = 0.06
+SPADE_NOTCH: Final = 0.045
+HEART_NOTCH: Final = 0.08
+HEART_CENTRE: Final = 0.455
+DIAMOND_NOTCH: Final = 0.06
+DIAMOND_CENTRE: Final = 0.47

@@ -1,0 +1,88 @@
+"""Which corners read belong to one card when the camera looks at the table at a slant.
+
+Why apart: :mod:`companion.vision.reading` places two corners of a card by the index's own lie, which a
+slanting camera skews; this looks at the picture itself (the card's white) to settle what that leaves
+open, and is only asked when two cards of one name are seen.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.vision import pips
+from companion.vision.reading import Reading, lie
+from companion.vision.types import Frame
+
+__all__ = ["joined_by_white"]
+
+
+def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> list[list[Reading]]:
+    """``groups`` (the readings of each card) with two cards of one name joined where both lie on one
+    card's white: two corners of one card seen at a slant.
+
+    Why: the recogniser (``Recogniser._same_card``) places two corners by the index's own "down",
+    which a camera looking at the table at a slant skews (a card 45 degrees off straight down is
+    shortened along the line of sight by a third, and its index's rank-to-suit line turned by up to 20
+    degrees), so the two corners of one card were reported as two cards. What the slant leaves alone
+    is that both lie on one stretch of card white: the white around a card's pips and inside its
+    border runs unbroken from one corner to the other, and the table, a chip or a back is no card
+    white. Only cards of one name are joined (two copies of one card in one frame are a second deck),
+    turned half round from each other, and at most 16 rank-to-suit distances apart, as corners are at
+    any slant up to about 60 degrees.
+    The white is only looked for when there are such cards.
+    """
+    pairs = [
+        (i, j)
+        for i in range(len(groups))
+        for j in range(i + 1, len(groups))
+        if groups[i][0].label == groups[j][0].label
+        and any(facing(a, b) for a in groups[i] for b in groups[j])
+    ]
+    if not pairs:
+        return groups
+    white = white_regions(image)
+    joined = list(groups)
+    for i, j in pairs:
+        if joined[i] and joined[j] and on_one_white(white, scale, joined[i][0], joined[j][0]):
+            joined[i] = joined[i] + joined[j]
+            joined[j] = []
+    return [g for g in joined if g]
+
+
+def facing(a: Reading, b: Reading) -> bool:
+    """Whether ``b`` lies as ``a``'s opposite corner may at a slant: turned half round (within 60
+    degrees), in front of it and within 16 rank-to-suit distances."""
+    along, _, length, turn = lie(a, b)
+    return turn < -0.5 and along > 1.5 * length and float(np.hypot(*(b.centre - a.centre))) < 16 * length
+
+
+def white_regions(image: Frame) -> npt.NDArray[np.int32]:
+    """The stretches of card white in ``image`` (once the light's tint is taken out), labelled."""
+    hsv = np.asarray(cv2.cvtColor(pips.balanced(image), cv2.COLOR_BGR2HSV), np.uint8)
+    v = hsv[..., 2]
+    bright = float(np.percentile(v, 99))
+    white = ((v > 0.8 * bright) & (hsv[..., 1] < 50)).astype(np.uint8)
+    _, labels = cv2.connectedComponents(white, connectivity=4)
+    out: npt.NDArray[np.int32] = np.asarray(labels, np.int32)
+    return out
+
+
+def on_one_white(white: npt.NDArray[np.int32], scale: float, a: Reading, b: Reading) -> bool:
+    """Whether the card white round ``a``'s index (the most of it within two rank-to-suit distances)
+    is the white round ``b``'s."""
+
+    def around(r: Reading) -> int:
+        x, y = r.centre * scale
+        reach = max(2, round(2 * r.cand.length * scale))
+        h, w = white.shape
+        patch = white[
+            max(0, round(y) - reach) : min(h, round(y) + reach),
+            max(0, round(x) - reach) : min(w, round(x) + reach),
+        ]
+        found = patch[patch > 0]
+        return int(np.bincount(found).argmax()) if found.size else 0
+
+    first = around(a)
+    return first > 0 and first == around(b)

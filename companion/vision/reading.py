@@ -1,0 +1,77 @@
+"""One index read: where its rank and suit marks lie, what the networks named it and how surely, and how
+two readings lie from each other (the geometry that says two corners belong to one card).
+
+Kept apart from :mod:`companion.vision.recognise`, which reads frames, so that the arbitration of a
+card's name by its pips (:mod:`companion.vision.arbitration`) and the search for face-down cards
+(:mod:`companion.vision.backs`) can work on readings without reading anything themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.vision import index as idx
+
+__all__ = ["ACCEPT", "FREED_ACCEPT", "Reading", "lie", "opposite"]
+
+#: A card is named when rank and suit together are at least this likely.
+ACCEPT: Final = 0.7
+#: The bar for an index whose rank or suit mark had to be split from a line it ran into (a court
+#: frame, the card's own edge): such a glyph may have lost a stroke to the line, and a king cut by a
+#: card's edge was read as a ten at 0.74. Glyphs freed whole are read at 0.95 and over.
+FREED_ACCEPT: Final = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One candidate index as the networks read it, in frame pixels."""
+
+    cand: idx.Candidate
+    label: str
+    confidence: float
+    not_index: float
+    cut: bool = False
+    """Whether a mark of the index is cut by the edge of the picture (see ``recognise._whole``)."""
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the reading is sure enough to name its card (see ACCEPT and FREED_ACCEPT)."""
+        return self.confidence >= (FREED_ACCEPT if self.cand.freed else ACCEPT)
+
+    @property
+    def down(self) -> npt.NDArray[np.float64]:
+        r = np.array(self.cand.rank)
+        s = np.array(self.cand.suit)
+        d: npt.NDArray[np.float64] = (s - r) / max(self.cand.length, 1e-6)
+        return d
+
+    @property
+    def centre(self) -> npt.NDArray[np.float64]:
+        c: npt.NDArray[np.float64] = (np.array(self.cand.rank) + np.array(self.cand.suit)) / 2
+        return c
+
+
+def opposite(a: Reading, b: Reading) -> bool:
+    """Whether two readings lie as the two index corners of one card, each turned half round from the
+    other (see :meth:`companion.vision.recognise.Recogniser._same_card`), whatever they say."""
+    along, across, length, turn = lie(a, b)
+    return (
+        turn < -0.8
+        and 1.5 * length < along < 16 * length
+        and across < along + length
+        and float(np.hypot(along, across)) < 16 * length
+    )
+
+
+def lie(a: Reading, b: Reading) -> tuple[float, float, float, float]:
+    """How ``b`` lies from ``a`` in ``a``'s own frame: how far down ``a``'s index and how far across it,
+    their mean rank-to-suit distance, and how ``b`` is turned against ``a`` (1 the same way up, -1 half
+    round)."""
+    v = b.centre - a.centre
+    along = float(v @ a.down)
+    across = abs(float(v @ np.array([a.down[1], -a.down[0]])))
+    return along, across, (a.cand.length + b.cand.length) / 2, float(a.down @ b.down)

@@ -1,0 +1,89 @@
+"""Filmed frames are read only where they changed since the table was last read (vision/motion.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.motion import Motion, MotionSettings, merged
+from companion.vision.recognise import Recogniser
+
+from .tables import HELD_OUT, landed, score, table
+
+
+def _labels(sightings: list) -> list[str]:
+    return sorted(s.label for s in sightings)
+
+
+def test_a_still_table_is_compared_not_read_again() -> None:
+    t = table(3)
+    motion = Motion()
+    small = motion.small(t.frame)
+    assert motion.change(t.frame, small) is None  # nothing to compare with yet
+    motion.settle(t.frame, small)
+    noisy = np.clip(t.frame.astype(np.int16) + np.random.default_rng(0).normal(0, 4, t.frame.shape), 0, 255)
+    noisy = noisy.astype(np.uint8)
+    change = motion.change(noisy, motion.small(noisy))
+    assert change is not None and change.boxes == () and change.share == 0.0
+
+
+def test_a_little_more_or_less_light_everywhere_is_no_change() -> None:
+    t = table(4)
+    motion = Motion()
+    motion.settle(t.frame, motion.small(t.frame))
+    brighter = np.clip(t.frame.astype(np.int16) + 12, 0, 255).astype(np.uint8)
+    change = motion.change(brighter, motion.small(brighter))
+    assert change is not None and change.boxes == ()
+
+
+def test_a_card_laid_is_one_region_round_it() -> None:
+    t = table(5, cards=10)
+    after = landed(t, 5)
+    _, p = after.faces[-1]
+    motion = Motion()
+    motion.settle(t.frame, motion.small(t.frame))
+    change = motion.change(after.frame, motion.small(after.frame))
+    assert change is not None and len(change.boxes) == 1
+    x0, y0, x1, y1 = change.boxes[0]
+    assert x0 <= p.x <= x1 and y0 <= p.y <= y1
+    # About the card's size: more than its width across, less than twice its length.
+    assert p.width < x1 - x0 < 3 * p.width and p.width < y1 - y0 < 3 * p.width
+
+
+def test_overlapping_regions_are_merged_and_apart_ones_kept() -> None:
+    assert merged([(0, 0, 10, 10), (5, 5, 20, 20), (30, 30, 40, 40)]) == [(0, 0, 20, 20), (30, 30, 40, 40)]
+
+
+@pytest.mark.parametrize("seed", [HELD_OUT[0], HELD_OUT[1], 7])
+def test_a_card_landing_on_a_filmed_table_is_read_as_well_as_a_whole_reading_reads_it(seed: int) -> None:
+    t = table(seed, cards=12)
+    after = landed(t, seed)
+    gated = Recogniser(filmed=True)
+    first = gated.detect(t.frame)
+    assert _labels(gated.detect(t.frame)) == _labels(first)  # nothing moved: the same cards
+    seen = score(gated.detect(after.frame), after)
+    whole = score(Recogniser(filmed=True, motion=False).detect(after.frame), after)
+    assert seen.found >= whole.found and seen.wrong <= whole.wrong and seen.twice == 0
+    name, _ = after.faces[-1]
+    assert name in _labels(gated.detect(after.frame))
+    # Taken away again: the card is gone, the rest stand.
+    assert _labels(gated.detect(t.frame)) == _labels(first)
+
+
+def test_the_whole_frame_is_read_again_now_and_then() -> None:
+    t = table(8, cards=9)
+    after = landed(t, 8)
+    name, _ = after.faces[-1]
+    # No change is ever large enough to count here: only the whole reading due every third frame sees
+    # the card laid.
+    gated = Recogniser(filmed=True, motion_settings=MotionSettings(threshold=255.0, reread=3))
+    gated.detect(t.frame)
+    assert [name in _labels(gated.detect(after.frame)) for _ in range(4)] == [False, False, False, True]
+
+
+def test_forgetting_reads_the_next_frame_whole() -> None:
+    t = table(9, cards=8)
+    gated = Recogniser(filmed=True)
+    first = gated.detect(t.frame)
+    gated.forget()
+    assert _labels(gated.detect(t.frame)) == _labels(first)

@@ -1,0 +1,86 @@
+"""Real tables as a camera on a shelf sees them: tilted up to 45 degrees, out of focus, shaken, and
+under the hard shadow of a player leaning over (the tables and degradations: ``tables.py``).
+
+The levels asserted are those a cheap 1280x720 camera gives at 60-90 cm: a defocus disc of up to 2
+pixels' radius (at 2, 91-97 % of the cards are found, no name wrong), a smear of 3 pixels, a shadow
+cutting the light to a quarter. Past them (disc 2.5, smear 5) fewer than three cards in four are found
+and names go wrong: ``benchmarks/bench_vision.py --seeing`` prints each level. The tables are drawn
+from seeds 0-5; the held-out seeds (``tables.HELD_OUT``) are only measured by the benchmark.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.vision.recognise import Recogniser
+from companion.vision.types import Sighting
+
+from .tables import Score, Table, defocus, score, shadowed, shaken, table, tilted
+
+SEEDS = range(6)
+
+
+@pytest.fixture(scope="module")
+def filmed() -> Recogniser:
+    return Recogniser(filmed=True, motion=False)
+
+
+def _tables() -> list[Table]:
+    return [table(seed, cards=8 + seed % 6) for seed in SEEDS]
+
+
+def _seen_twice(sightings: list[Sighting], t: Table) -> list[str]:
+    """Cards on the table reported more than once where they lie (both corners taken for two cards)."""
+    out = []
+    for name, p in t.faces:
+        near = [s for s in sightings if s.label == name and math.dist(s.center, (p.x, p.y)) < 1.5 * p.width]
+        if len(near) > 1:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("degrees", [15, 30, 45])
+def test_a_card_seen_at_a_slant_is_one_card(filmed: Recogniser, degrees: int) -> None:
+    twice: list[str] = []
+    total = Score(0, 0, 0, 0, 0)
+    for t in _tables():
+        slanted, _ = tilted(t, degrees)
+        seen = filmed.detect(slanted.frame)
+        twice += _seen_twice(seen, slanted)
+        total = total + score(seen, slanted)
+    assert twice == []
+    # Found: at 45 degrees the far hand's indices are 6 pixels from rank to suit, at the networks' limit.
+    assert total.recall >= (0.95 if degrees <= 30 else 0.7)
+    assert total.wrong_share <= (0.02 if degrees <= 30 else 0.07)
+
+
+def _read(filmed: Recogniser, spoil: Callable[[np.ndarray, int], np.ndarray]) -> Score:
+    total = Score(0, 0, 0, 0, 0)
+    for seed, t in zip(SEEDS, _tables(), strict=True):
+        spoilt = replace(t, frame=spoil(t.frame, seed))
+        total = total + score(filmed.detect(spoilt.frame), spoilt)
+    return total
+
+
+@pytest.mark.parametrize(("radius", "found"), [(1.0, 0.95), (1.5, 0.95), (2.0, 0.9)])
+def test_cards_stay_readable_out_of_focus_as_a_cheap_camera_is(
+    filmed: Recogniser, radius: float, found: float
+) -> None:
+    seen = _read(filmed, lambda frame, _: defocus(frame, radius))
+    assert seen.recall >= found and seen.wrong == 0
+
+
+def test_cards_stay_readable_with_a_little_motion(filmed: Recogniser) -> None:
+    seen = _read(filmed, lambda frame, _: shaken(frame, 3))
+    assert seen.recall >= 0.95 and seen.wrong == 0
+
+
+@pytest.mark.parametrize("light", [0.5, 0.25])
+def test_cards_stay_readable_under_a_leaning_players_hard_shadow(filmed: Recogniser, light: float) -> None:
+    seen = _read(filmed, lambda frame, seed: shadowed(frame, light, seed))
+    assert seen.recall >= 0.95 and seen.wrong == 0
