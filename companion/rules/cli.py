@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from companion.cards import Card, parse_cards
+from companion.cards import Card, InvalidCard, parse_cards
 from companion.rules.errors import IllegalHand
 from companion.rules.play import Pegging
 from companion.rules.show import score_hand
@@ -40,6 +40,13 @@ def register(subparsers: Any) -> None:
     peg.set_defaults(func=run_peg)
 
 
+def _cards(tokens: list[str]) -> tuple[Card, ...]:
+    """The cards typed, refusing an empty argument (``''``) rather than dropping it."""
+    if any(not token.strip() for token in tokens):
+        raise InvalidCard("an empty argument is not a card: give each card as its rank and suit, e.g. 5h")
+    return parse_cards(tokens)
+
+
 def _distinct(cards: tuple[Card, ...]) -> None:
     seen: set[Card] = set()
     for card in cards:
@@ -50,7 +57,7 @@ def _distinct(cards: tuple[Card, ...]) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     """Print the count of a hand or crib."""
-    cards = parse_cards(args.cards)
+    cards = _cards(args.cards)
     _distinct(cards)
     if len(cards) not in (4, 5):
         raise IllegalHand(f"give 4 or 5 cards (the hand, then the starter), not {len(cards)}")
@@ -69,7 +76,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 def run_peg(args: argparse.Namespace) -> int:
     """Lay the cards in turn and print what each one pegs."""
-    cards = parse_cards(args.cards)
+    cards = _cards(args.cards)
     _distinct(cards)
     players: int = args.players
     holders = [i % players for i in range(len(cards))]

@@ -162,7 +162,7 @@ class GameCore:
             self.phase = Phase.CUT_FOR_DEAL
         else:
             self.first_dealer = dealer
-            self._open_deal(dealer)
+            self._open_deal(dealer, first=True)
 
     @property
     def log(self) -> tuple[Operation, ...]:
@@ -238,11 +238,13 @@ class GameCore:
             twice = next(c for c in cards if cards.count(c) > 1)
             raise IllegalAction(f"{twice} is given twice in {what}")
 
-    def _open_deal(self, dealer: int) -> None:
+    def _open_deal(self, dealer: int, *, first: bool = False) -> None:
+        """Open a deal; the first of a game gives the five-card game's three for last (Hoyle: "the
+        non-dealer at the commencement of the game ... scores 3 points"), once, not every deal."""
         self.dealer = dealer
         self.deal_state = DealState()
         self.phase = Phase.DEAL
-        if self.variant.three_for_last:
+        if first and self.variant.three_for_last:
             pone = (dealer + 1) % self.variant.players
             item = ScoreItem(Kind.THREE_FOR_LAST, (), 3)
             self._peg(pone, 3, "three-for-last", (item,), "three for last to the non-dealer")
@@ -361,7 +363,7 @@ class GameCore:
             self.skunk = "double-skunk"
         elif best_loser < skunk_line:
             self.skunk = "skunk"
-        self.match_wins[side] += 1
+        self.match_wins[side] += 2 if self.skunk and self.settings.skunk_double_win else 1
         assert self.first_dealer is not None
         self.games.append(
             GameResult(self.game_number, side, tuple(self.scores), self.skunk, self.first_dealer)

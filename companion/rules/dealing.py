@@ -54,7 +54,7 @@ class Dealing(GameCore):
         dealer = low[0]
         self.cuts = {}
         self.first_dealer = dealer
-        self._open_deal(dealer)
+        self._open_deal(dealer, first=True)
         return f"{note}; {who(dealer)} cut lowest and deals first"
 
     def verify_deal(self, player: int, cards: Sequence[Card] | None = None) -> None:
@@ -174,6 +174,8 @@ class Dealing(GameCore):
         state.discarded[player] = cards
         if cards is None:
             state.crib_unknown += self.variant.thrown
+            if player in state.held:  # seen dealt: the thrown cards are among those dealt
+                state.hidden_throws[player] = self.variant.thrown
         else:
             state.crib_known.extend(cards)
             for card in cards:
@@ -229,6 +231,10 @@ class Dealing(GameCore):
         if held is not None:
             if card not in held:
                 raise IllegalPlay(f"{who(player)} does not hold {card}")
+            if card in self.deal_state.must_have_thrown.get(player, set()):
+                raise IllegalPlay(
+                    f"{who(player)} said go while {card} would have fitted, so threw it to the crib"
+                )
         else:
             self._need_unseen(card, f"lay for {who(player)}")
 
@@ -258,11 +264,17 @@ class Dealing(GameCore):
         self._need_player(player)
         pegging = self._pegging()
         pegging.verify_go(player)
-        held = self.deal_state.held.get(player)
+        state = self.deal_state
+        held = state.held.get(player)
         if held:
             fits = sorted(c for c in held if pegging.count + c.pips <= 31)
-            if fits:
-                raise IllegalPlay(f"{who(player)} cannot say go: {fits[0]} fits under 31")
+            hidden = state.hidden_throws.get(player, 0)
+            thrown = state.must_have_thrown.get(player, set())
+            # Dealt face up, thrown face down: the hand is some of ``held``, and the go stands if the
+            # cards that fit could all be among those thrown.
+            if len(thrown | set(fits)) > hidden:
+                fit = next(c for c in fits if c not in thrown)
+                raise IllegalPlay(f"{who(player)} cannot say go: {fit} fits under 31")
 
     def can_go(self, player: int) -> bool:
         """Whether :meth:`go` would accept the go."""
@@ -273,6 +285,11 @@ class Dealing(GameCore):
         return self.apply(Go(player))
 
     def _do_go(self, player: int) -> str:
+        state = self.deal_state
+        if state.hidden_throws.get(player):
+            count = self._pegging().count
+            fits = {c for c in state.held[player] if count + c.pips <= 31}
+            state.must_have_thrown[player] = state.must_have_thrown.get(player, set()) | fits
         peg = self._pegging().go(player)
         note = f"{who(player)} says go"
         if peg.items:

@@ -20,8 +20,9 @@ Reading and writing take open text streams; nothing here opens a file.  A game f
     ...
 
 Settings come first (``variant``, ``counting auto|claims``, ``muggins on|off|play``, ``over-claim
-corrected|opponent-takes``, ``target N``, ``skunk N [N|none]``, ``match N [alternate|loser]``, ``show
-auto|called``: with ``show auto`` the engine counts each hand itself when the play ends), then
+corrected|opponent-takes``, ``target N``, ``skunk N [N|none]``, ``skunk-wins double|single`` (whether a
+skunk counts as two games in a match), ``match N [alternate|loser]``, ``show auto|called``: with ``show
+auto`` the engine counts each hand itself when the play ends), then
 the actions, each named as in :mod:`companion.rules.game`: ``cut P CARD``, ``deal P [CARDS]``, ``deal
 crib [CARD]``, ``discard P [CARDS]``, ``starter CARD``, ``play P CARD``, ``go P``, ``count P hand|crib
 [CARDS]``, ``claim P hand|crib|play N [CARDS]``, ``muggins P``, ``pass``, ``switch auto|claims``,
@@ -127,13 +128,13 @@ class GameFile:
 
 
 def _player(token: str) -> int:
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):
         raise ValueError(f"{token!r} is not a player number")
     return int(token)
 
 
 def _number(token: str) -> int:
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):
         raise ValueError(f"{token!r} is not a number of points")
     return int(token)
 
@@ -255,8 +256,13 @@ def _setting(settings: Settings, verb: str, rest: list[str]) -> Settings:
     if verb == "skunk":
         if len(rest) not in (1, 2):
             raise ValueError("expected 'skunk LINE [DOUBLE-LINE|none]'")
-        double = None if len(rest) == 1 or rest[1].lower() == "none" else _number(rest[1])
+        double = None if len(rest) == 1 else 0 if rest[1].lower() == "none" else _number(rest[1])
         return replace(settings, skunk_line=_number(rest[0]), double_skunk_line=double)
+    if verb == "skunk-wins":
+        _exactly(rest, 1, "skunk-wins double|single")
+        if rest[0].lower() not in ("double", "single"):
+            raise ValueError(f"a skunk wins 'double' (two games) or 'single', not {rest[0]!r}")
+        return replace(settings, skunk_double_win=rest[0].lower() == "double")
     if verb == "show":
         _exactly(rest, 1, "show auto|called")
         if rest[0].lower() not in ("auto", "called"):
@@ -275,7 +281,7 @@ def _setting(settings: Settings, verb: str, rest: list[str]) -> Settings:
     raise KeyError(verb)
 
 
-_SETTINGS = ("variant", "counting", "muggins", "over-claim", "target", "skunk", "match", "show")
+_SETTINGS = ("variant", "counting", "muggins", "over-claim", "target", "skunk", "skunk-wins", "match", "show")
 
 
 def read_game(stream: Iterable[str], name: str = "game") -> GameFile:
@@ -283,6 +289,8 @@ def read_game(stream: Iterable[str], name: str = "game") -> GameFile:
     settings = Settings()
     entries: list[tuple[int, Entry]] = []
     for number, raw in enumerate(stream, start=1):
+        if number == 1:
+            raw = raw.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -384,9 +392,12 @@ def _settings_lines(settings: Settings) -> list[str]:
     ]
     if settings.target is not None:  # only what differs from the variant, so the file reads back the same
         lines.append(f"target {settings.target}")
-    if settings.skunk_line is not None:
+    if settings.skunk_line is not None or settings.double_skunk_line is not None:
+        skunk, _ = settings.skunk
         double = settings.double_skunk_line
-        lines.append(f"skunk {settings.skunk_line} {'none' if double is None else double}")
+        lines.append(f"skunk {skunk}" + ("" if double is None else " none" if double == 0 else f" {double}"))
+    if not settings.skunk_double_win:
+        lines.append("skunk-wins single")
     if settings.auto_show:
         lines.append("show auto")
     return lines

@@ -280,3 +280,7 @@ class DealState:
     pegging: Pegging | None = None
     played_by: dict[int, list[Card]] = field(default_factory=dict)
     show_step: int = 0
+    #: Players dealt face up who threw face down: how many of the cards in ``held`` went to the crib.
+    hidden_throws: dict[int, int] = field(default_factory=dict)
+    #: Cards such a player must have thrown, since they said go while the cards would have fitted.
+    must_have_thrown: dict[int, set[Card]] = field(default_factory=dict)

@@ -12,7 +12,11 @@ from typing import Any, Final
 
 from companion.rules.variants import SIX_CARD, Variant, skunk_lines_for, variant_named
 
-__all__ = ["Counting", "FirstDeal", "OverClaim", "Phase", "Settings"]
+__all__ = ["MOST_POINTS", "Counting", "FirstDeal", "OverClaim", "Phase", "Settings"]
+
+#: The highest target (and the most games in a match) a table may set: far past any real game, and
+#: low enough that every figure stays a small number.
+MOST_POINTS: Final = 1000
 
 
 class Phase(Enum):
@@ -78,8 +82,12 @@ class Settings:
     target: int | None = None
     #: A loser below this is skunked (``None``: 30 short of the target, i.e. 91 in a game to 121).
     skunk_line: int | None = None
-    #: A loser below this is double-skunked (``None``: 61 in a game to 121, none in a game to 61).
+    #: A loser below this is double-skunked (``None``: 61 in a game to 121, none in a game to 61;
+    #: 0: no double skunk at this table).
     double_skunk_line: int | None = None
+    #: A skunk (or double skunk) counts as two games won in a match: "the victor scores a skunk, or
+    #: double win" (the quick guide; the American text agrees).  Off: every game counts one.
+    skunk_double_win: bool = True
     #: Games in the match (best of three by default; 1 for a single game).
     match_games: int = 3
     first_deal: FirstDeal = FirstDeal.ALTERNATE
@@ -93,8 +101,18 @@ class Settings:
             object.__setattr__(self, "muggins_in_play", False)
         if self.target is not None and self.target < 1:
             raise ValueError(f"the target must be at least 1 point, not {self.target}")
+        if self.target is not None and self.target > MOST_POINTS:
+            raise ValueError(f"the target must be at most {MOST_POINTS} points, not {self.target}")
         if self.match_games < 1 or self.match_games % 2 == 0:
             raise ValueError(f"a match is best of an odd number of games, not {self.match_games}")
+        if self.match_games > MOST_POINTS:
+            raise ValueError(f"a match is at most {MOST_POINTS} games, not {self.match_games}")
+        skunk, _ = self.skunk
+        if self.skunk_line is not None and not 0 <= self.skunk_line <= MOST_POINTS:
+            raise ValueError(f"the skunk line must be from 0 to {MOST_POINTS} points, not {self.skunk_line}")
+        if self.double_skunk_line is not None and not 0 <= self.double_skunk_line <= max(skunk, 0):
+            double = self.double_skunk_line
+            raise ValueError(f"the double-skunk line must be from 0 to the skunk line, {skunk}, not {double}")
 
     @property
     def game_target(self) -> int:
@@ -105,9 +123,10 @@ class Settings:
     def skunk(self) -> tuple[int, int | None]:
         """The skunk and double-skunk lines in force."""
         default_skunk, default_double = skunk_lines_for(self.game_target)
+        double = default_double if self.double_skunk_line is None else self.double_skunk_line
         return (
             default_skunk if self.skunk_line is None else self.skunk_line,
-            default_double if self.double_skunk_line is None else self.double_skunk_line,
+            None if double == 0 else double,
         )
 
     @property
@@ -122,6 +141,8 @@ class Settings:
         variant = variant_named(str(data.get("variant", SIX_CARD.name)))
         skunk = data.get("skunk_line")
         double = data.get("double_skunk_line")
+        if double is None and "double_skunk_line" in data:
+            double = 0  # written as null: no double skunk at this table
         return cls(
             variant=variant,
             counting=Counting(data.get("counting", "auto")),
@@ -134,6 +155,7 @@ class Settings:
             match_games=int(data.get("match_games", 3)),
             first_deal=FirstDeal(data.get("first_deal", FirstDeal.ALTERNATE.value)),
             auto_show=bool(data.get("auto_show", False)),
+            skunk_double_win=bool(data.get("skunk_double_win", True)),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -151,4 +173,5 @@ class Settings:
             "match_games": self.match_games,
             "first_deal": self.first_deal.value,
             "auto_show": self.auto_show,
+            "skunk_double_win": self.skunk_double_win,
         }

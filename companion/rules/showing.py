@@ -9,6 +9,7 @@ from companion.cards import Card
 from companion.rules.actions import WHATS, Claim, Count, Muggins, NextGame, PassMuggins, SwitchCounting
 from companion.rules.core import DURING, MAX_HAND, MAX_PLAY, GameCore, card_list, who
 from companion.rules.errors import IllegalAction
+from companion.rules.items import number_word
 from companion.rules.records import Operation
 from companion.rules.settings import Counting, FirstDeal, Phase
 from companion.rules.show import score_hand
@@ -96,7 +97,21 @@ class Showing(GameCore):
             if card not in state.crib_known:
                 if not state.crib_unknown:
                     raise IllegalAction(f"{card} is not in the crib: it holds {card_list(state.crib_known)}")
-                self._need_unseen(card, "show in the crib")
+                if not any(card in state.held[p] for p in state.hidden_throws):
+                    self._need_unseen(card, "show in the crib")
+        for player, thrown in state.hidden_throws.items():  # dealt face up, thrown face down
+            theirs = {c for c in cards if c in state.held[player]}
+            if len(theirs) != thrown:
+                among = card_list(sorted(state.held[player]))
+                raise IllegalAction(
+                    f"{who(player)} threw {number_word(thrown)} of the cards dealt to them, so the crib "
+                    f"holds {number_word(thrown)} of {among}, not {len(theirs)}"
+                )
+            missing = sorted(state.must_have_thrown.get(player, set()) - theirs)
+            if missing:
+                raise IllegalAction(
+                    f"{who(player)} said go while {missing[0]} would have fitted, so it must be in the crib"
+                )
 
     def verify_count(self, player: int, what: str, cards: Sequence[Card] | None = None) -> None:
         """Refuse a count out of order or when players claim their own counts."""
@@ -128,6 +143,8 @@ class Showing(GameCore):
                 if card not in state.crib_known:
                     state.crib_known.append(card)
                     state.seen[card] = "the crib"
+                    for held in state.held.values():
+                        held.discard(card)
             state.crib_unknown = 0
         shown = score_hand(hand, starter, crib=what == "crib")
         explanation = shown.explain()

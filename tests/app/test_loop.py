@@ -211,7 +211,7 @@ def test_a_restarted_companion_relights_the_board_as_it_was(tmp_path: Path) -> N
 
 
 def test_a_match_goes_on_to_the_next_game_and_keeps_the_games_won(tmp_path: Path) -> None:
-    first = script_game(7)  # Bob wins
+    first = script_game(6)  # Bob wins, 121 to 102 (a skunk would win the match outright)
     loop = GameLoop(table(tmp_path / "t.db", games_to_win=2), hub=ScoreboardHub())
     for event in first.events:
         loop.step(event)

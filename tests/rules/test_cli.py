@@ -78,3 +78,51 @@ def test_rules_import_no_io_libraries() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_an_empty_card_argument_is_an_error_not_a_shorter_hand() -> None:
+    done = crib("score", "5h", "5d", "", "Jc", "5c")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert (
+        done.stderr.strip()
+        == "crib: an empty argument is not a card: give each card as its rank and suit, e.g. 5h"
+    )
+
+
+def replay_text(data: bytes) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "-"],
+        input=data.decode("utf-8"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_game_file_saved_with_a_utf8_byte_order_mark_is_read() -> None:
+    done = replay_text("\ufeffmatch 1\ncut 0 Ac\ncut 1 Kc\nscore 0 0\n".encode())
+    assert done.returncode == 0, done.stderr
+    assert "player 0 cut lowest and deals first" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("cut \u00b2 Ac\n", "crib: <stdin> line 1: '\u00b2' is not a player number"),
+        (
+            "skunk 200 300\n",
+            "crib: <stdin> line 1: the double-skunk line must be from 0 to the skunk line, 200, not 300",
+        ),
+        (
+            "target " + "1" + "0" * 29 + "\n",
+            "crib: <stdin> line 1: the target must be at most 1000 points, not 1" + "0" * 29,
+        ),
+    ],
+)
+def test_settings_and_numbers_out_of_reason_are_refused_in_one_sentence(text: str, sentence: str) -> None:
+    done = replay_text(text.encode())
+    assert done.returncode == 2
+    assert done.stderr.strip() == sentence
+    assert "Traceback" not in done.stderr

@@ -48,6 +48,7 @@ SETTINGS = st.builds(
     muggins_in_play=st.booleans(),
     match_games=st.sampled_from([1, 3]),
     auto_show=st.booleans(),
+    skunk_double_win=st.booleans(),
 )
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -97,7 +98,14 @@ def test_each_game_ends_exactly_once_at_the_target(seed: int, table: Settings) -
         )
         assert result.skunk == expected
     assert game.match_winner is not None
-    assert max(game.match_wins) == game.settings.wins_needed
+    # A skunk is a double win (the quick guide): the match ends with the game that reaches the wins needed.
+    worth = [2 if r.skunk and game.settings.skunk_double_win else 1 for r in game.games]
+    for side in range(game.variant.tracks):
+        assert game.match_wins[side] == sum(
+            w for w, r in zip(worth, game.games, strict=True) if r.winner == side
+        )
+    last = game.games[-1].winner
+    assert game.match_wins[last] - worth[-1] < game.settings.wins_needed <= game.match_wins[last]
 
 
 @FAST

@@ -13,20 +13,25 @@ The reference deal used throughout (worked out by hand from the primary rules te
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from companion.cards import Card, parse_cards
 from companion.rules.errors import IllegalAction, IllegalPlay, RulesError
 from companion.rules.game import (
     Counting,
+    CutForDeal,
     FirstDeal,
     Game,
+    NextGame,
     OverClaim,
     Phase,
     Settings,
 )
 from companion.rules.items import Kind
 from companion.rules.show import score_hand
+from companion.rules.simulate import random_game
 from companion.rules.variants import FIVE_CARD, FOUR_PLAYER, SIX_CARD, THREE_PLAYER
 
 
@@ -509,7 +514,8 @@ def five_card_deal(game: Game) -> None:
         assert game.count(0, "hand").points == 8
 
 
-def test_five_card_three_for_last_to_the_non_dealer_at_the_start_of_each_deal() -> None:
+def test_five_card_three_for_last_to_the_non_dealer_once_at_the_start_of_the_game() -> None:
+    """Hoyle: "The non-dealer at the commencement of the game in five-card cribbage scores 3 points"."""
     game = Game(variant="five-card")
     assert game.target == 61
     cut_so_that(game, 0)
@@ -517,8 +523,19 @@ def test_five_card_three_for_last_to_the_non_dealer_at_the_start_of_each_deal() 
     assert game.log[-1].scores[0].items[0].kind is Kind.THREE_FOR_LAST
     five_card_deal(game)
     op = game.count(0, "crib")
-    assert [(s.player, s.points, s.reason) for s in op.scores] == [(0, 7, "crib"), (0, 3, "three-for-last")]
-    assert game.dealer == 1 and game.scores == [21, 12]
+    assert [(s.player, s.points, s.reason) for s in op.scores] == [(0, 7, "crib")]  # the next deal: none
+    assert game.dealer == 1 and game.scores == [18, 12]
+    later = [s for o in game.log[1:] for s in o.scores if s.reason == "three-for-last"]
+    assert len(later) == 1
+
+
+def test_five_card_three_for_last_again_at_the_start_of_the_next_game_of_a_match() -> None:
+    settings = Settings(variant=FIVE_CARD, match_games=3, skunk_double_win=False)
+    game = random_game(random.Random(1), settings, match=True)
+    starts = [i for i, op in enumerate(game.log) if any(s.reason == "three-for-last" for s in op.scores)]
+    assert len(starts) == len(game.games)
+    for index in starts[1:]:
+        assert isinstance(game.log[index].action, NextGame | CutForDeal)
 
 
 def test_five_card_hands_are_three_cards_and_the_game_is_to_61() -> None:
