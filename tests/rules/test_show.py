@@ -188,8 +188,7 @@ def test_a_crib_has_four_cards() -> None:
     [
         (
             "7h 8d 8s Kc 9c",
-            "fifteen two, fifteen four, a pair of eights is six, a run of three is nine, "
-            "and a run of three is twelve",
+            "fifteen two, fifteen four, and a double run of three is twelve",
         ),
         ("5h 10s 5d 4c 8c", "fifteen two, fifteen four, and a pair of fives is six"),
         ("2h 4h 6h 8h Kc", "a flush of four is four"),
