@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="4 generated scenes per level, not 20")
     parser.add_argument("--scenes", type=int, help="generated scenes per level (overrides --quick)")
     parser.add_argument("--model", type=Path, help="a folder of networks to read with, not the shipped ones")
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
@@ -278,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'scenes found':>12} {'wrong':>5} {'twice':>5}"
     )
     rows = []
+    figures: dict[str, str] = {}
     for k, (level, kind, amount) in enumerate(LEVELS):
         tallies = []
         for pictures, base in (([deal], 0), (made, FIRST_SEED)):
@@ -297,10 +299,16 @@ def main(argv: list[str] | None = None) -> int:
             f"{g.found:>6}/{g.cards:<5} {g.wrong:>5} {g.twice:>5}"
         )
         print(rows[-1] if k else f"{header}\n{rows[-1]}", flush=True)
+        figures[level] = (
+            f"deal {d.found}/{d.cards} found, {d.wrong} wrong, {d.twice} twice; "
+            f"scenes {g.found}/{g.cards} found, {g.wrong} wrong, {g.twice} twice"
+        )
     print()
     print("found: cards named right where they lie; wrong: card reports naming no card lying there;")
     print("twice: cards reported more than once (counted twice at the table)")
     print(f"({platform.machine()}, one OpenCV thread)")
+    if args.json:
+        print(json.dumps(figures))
     return 0
 
 

@@ -101,6 +101,27 @@ BENCHES = (
         0.5,
     ),
     Bench(
+        "degrade",
+        "bench_degrade.py",
+        "A held-out real deal and generated scenes read at measured levels of defocus and motion blur, "
+        "under a hard shadow and tilted 15-45 degrees: found, named wrong and reported twice per level.",
+        (),
+        ("--quick",),
+        15.0,
+        4.0,
+    ),
+    Bench(
+        "scoreboard",
+        "bench_scoreboard.py",
+        "The scoreboard probed as a stranger on the pub's Wi-Fi would: the right PIN under a flood of wrong "
+        "ones from another address (target: 90 of 90), and the server's memory under a 1 GiB upload with a "
+        "wrong PIN (target: under 100 MB).",
+        ("--runs", "3"),
+        ("--runs", "1"),
+        2.0,
+        1.0,
+    ),
+    Bench(
         "webcam",
         "bench_webcam.py",
         "Single cards of two decks under a webcam 40-100 cm up: soft lens, noise, JPEG, colour casts, dim "

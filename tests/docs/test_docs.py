@@ -207,9 +207,8 @@ def test_the_camera_figures_quoted_are_the_worked_ones() -> None:
 
 def test_the_camera_scale_is_the_one_recognition_is_benchmarked_at() -> None:
     bench = (ROOT / "benchmarks" / "bench_vision.py").read_text(encoding="utf-8")
-    lines = [line for line in bench.splitlines() if "Placement(" in line and " for " in line]
-    widths = {float(w) for line in lines for w in re.findall(r",\s*(\d+(?:\.\d+)?)\)\s*for ", line)}
-    assert widths == {110.0}, (
+    widths = {float(w) for w in re.findall(r"^CARD_PX = (\d+(?:\.\d+)?)$", bench, re.MULTILINE)}
+    assert widths == {110.0} and bench.count("width=CARD_PX") >= 2, (
         f"benchmarks/bench_vision.py lays cards {widths} px wide; update hardware/drawings.py"
     )
     readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
