@@ -49,7 +49,7 @@ from companion.vision import index as idx
 from companion.vision.cnn import Namer
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.pips import Pips
-from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
+from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
 
@@ -342,7 +342,7 @@ class Recogniser:
         size = (frame.shape[1], frame.shape[0])
         return [
             Sighting(
-                r.label if r.accepted else UNKNOWN,
+                seen_from_text(r.label) if r.accepted else UNKNOWN,
                 round(r.confidence, 3),
                 _scaled(idx.patch_polygon(r.cand), 1.0, size),
             )
@@ -396,7 +396,9 @@ class Recogniser:
             self._counts, self._pictures = counts, pictures
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
-            sightings.append(Sighting(label, round(conf, 3), _scaled(_outline(group, pts), 1.0, size)))
+            sightings.append(
+                Sighting(seen_from_text(label), round(conf, 3), _scaled(_outline(group, pts), 1.0, size))
+            )
         counted = {id(r) for group, _, _ in cards for r in group}
         for r in readings:
             if not r.accepted and r.not_index < UNKNOWN_BELOW and id(r) not in counted:
@@ -417,7 +419,7 @@ class Recogniser:
                 by_pips = _by_pips(pips.pips_of(image, quad)) if self.pips else None
                 sightings.append(
                     Sighting(
-                        by_pips or UNKNOWN,
+                        seen_from_text(by_pips) if by_pips else UNKNOWN,
                         PIPS_ALONE_CONFIDENCE if by_pips else UNREAD_FACE_CONFIDENCE,
                         _scaled(quad, scale, size),
                     )
