@@ -167,7 +167,9 @@ class Watch:
                 continue
             why = ""
             if event.reading.ruled_out:
-                names = " or ".join(str(c) for c in event.reading.candidates)
+                names = " or ".join(
+                    str(c) for c in sorted(event.reading.candidates, key=lambda c: c != event.card)
+                )
                 ruled = "; ".join(f"{c} {reason}" for c, reason in event.reading.ruled_out)
                 why = f"read {names}; {ruled}: {event.card}"
             words = self._words(event.zone, view)

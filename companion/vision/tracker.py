@@ -265,14 +265,20 @@ class Tracker:
             for t in self._tracks:
                 if t.card is None and t.lead == card and math.dist(t.where, centre) <= 2 * spot:
                     return t
-        undecided = [t for t in self._tracks if t.card is None and t.id not in taken]
+        decided = [t for t in self._tracks if t.card is not None]
+        named = min(decided, key=lambda t: math.dist(t.where, centre), default=None)
+        xs, ys = [p[0] for p in s.corners], [p[1] for p in s.corners]
+        corner = max(max(xs) - min(xs), max(ys) - min(ys)) < 0.6 * self.card_px
+        if card is None and corner and named is not None and math.dist(named.where, centre) <= spot:
+            return named  # an index read unsurely beside a card already named: one of its corners
+        undecided = [
+            t for t in self._tracks if t.card is None and t.id not in taken and not (card and t.asked)
+        ]  # a name read beside a card already asked about is another card, laid over it
         near = min(undecided, key=lambda t: math.dist(t.where, centre), default=None)
         if near is not None and math.dist(near.where, centre) <= spot:
             return near
-        if card is None:
-            for t in self._tracks:
-                if t.card is not None and math.dist(t.where, centre) <= spot:
-                    return t  # an unread glimpse of a card already named
+        if card is None and named is not None and math.dist(named.where, centre) <= 0.35 * self.card_px:
+            return named  # a card already named, not read in this frame
         return None
 
     def update(self, sightings: Iterable[Sighting], time: float) -> list[TableEvent]:
@@ -335,7 +341,26 @@ class Tracker:
             if gone_for > 0 or time - track.streak_start < self.appear_after:
                 continue
             self._decide(track, time, events)
+        if any(isinstance(e, CardAppeared) for e in events):
+            self._ask_older(time, events)
         return events
+
+    def _ask_older(self, time: float, events: list[TableEvent]) -> None:
+        """A card decided while an older one lying still is not: the older one is reported unread now,
+        before it, since the game needs the cards in the order they were laid."""
+        newest = max(e.since for e in events if isinstance(e, CardAppeared))
+        for track in self._tracks:
+            if track.card is not None or track.asked or track.last_seen != time or track.first >= newest:
+                continue
+            if time - track.streak_start < max(0.3, 2 * self.appear_after):
+                continue  # laid at about the same time: it still has its chance to be read
+            if len(track.named) + len(track.unnamed) < self.min_frames:
+                continue
+            rest = self._at_rest(track, time - self.appear_after)
+            if rest is None:
+                continue
+            track.asked, track.position, track.zone = True, rest, self._zone(rest)
+            events.insert(0, CardUnread(track.zone, time, rest, self._unread_reading(track), track.first))
 
     def _decide(self, track: _Track, time: float, events: list[TableEvent]) -> None:
         window_start = time - self.appear_after
