@@ -199,7 +199,12 @@ class Watch:
             self.held.add(event.card)
         if self._burst is None or abs(event.since - self._burst) > self.together:
             self._burst = event.since
-            phase = {"play": "in the play", "show": "at the show"}.get(view.phase, "now")
+            phase = {
+                "cut-for-deal": "to cut for the deal",
+                "play": "in the play",
+                "show": "at the show",
+                "game-over": "at the end of a game",
+            }.get(view.phase, "to turn the starter")
             self._report(
                 f"{burst} cards appeared at once: no table lays that many {phase}; none is counted "
                 "(take them away, or lay them one at a time)"
