@@ -299,6 +299,10 @@ class Table:
             case CardLanded(card, zone, likely=likely, why=why):
                 self._landed(card, zone, likely=likely)
                 self.notice = self.notice or why
+                if why:  # how the camera settled a doubtful reading, kept with the match
+                    self.journal.set_note(
+                        self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), why]
+                    )
             case Correct(card, zone, _):
                 self._answer(card, zone)
             case CardLifted(_, zone):

@@ -119,3 +119,12 @@ def test_the_table_asks_with_the_likely_card_first_and_the_answer_goes_on() -> N
     played.handle(PegClaim(0))  # the knob pressed on the first choice
     assert played.correction is None
     assert [str(c) for _, c in played.game.snapshot().deal_cards][-1] == "6h"
+
+
+def test_how_a_reading_was_settled_is_shown_and_kept_in_the_journal() -> None:
+    played = table()
+    feed(played, lay("player0 2c", "player1 Kd", "starter 5c", "player1 9h"))
+    why = "read 6h or 9h; 9h is already played: 6h"
+    played.handle(CardLanded("6h", "player0", why=why))
+    assert played.notice == why and played.correction is None
+    assert played.journal.note(played.match_id, "camera") == [why]
