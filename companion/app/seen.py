@@ -122,7 +122,9 @@ class Watch:
             view = self.view
         at = clock.monotonic() if at is None else at
         fed_here = {c for c in self.tracker.on_table if c not in self.held}
-        self.tracker.excluded = {c: why for c, why in view.in_game.items() if c not in fed_here}
+        # A finished game's cards say nothing about the next game's cuts: nothing is ruled out then.
+        ruling = view.phase not in ("cut-for-deal", "game-over")
+        self.tracker.excluded = {c: why for c, why in view.in_game.items() if ruling and c not in fed_here}
         out: list[Event] = []
         settled: list[CardAppeared | CardUnread] = []
         for event in self.tracker.update(sightings, time):
