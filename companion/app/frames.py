@@ -1,7 +1,8 @@
 """A recorded game as the table camera would film it: frames drawn from the shipped card pictures.
 
 For the demo and the end-to-end tests the companion must work from *frames*, through the real card
-recognition and tracker, not from ready-made events.  A :class:`TableFilm` turns a
+recognition and the same camera feed the Pi runs (:class:`~companion.app.camera.CameraFeed`: the
+tracker, then the watch that checks what it saw against the game), not from ready-made events.  A :class:`TableFilm` turns a
 :class:`~companion.app.simulate.Recording` into what a camera above the table would see, 1280x720 at
 30 frames a second, on a light wooden table:
 
