@@ -56,14 +56,13 @@ def score_lines(table: Any, since: int, *, colour: bool = False) -> tuple[list[s
 
 
 def ending(table: Any, frames: int, asked: int, *, replay: bool) -> str:
-    """The last words: who won (or where the game stands), and how the camera did, in plain words."""
+    """The last words: where the game stands if it is not over (the result is printed as it happens),
+    and how the camera did, in plain words."""
     game = table.game
     names = table.players
     snapshot = game.snapshot()
     if snapshot.winner is not None:
-        scores = list(snapshot.scores)
-        loser = max(s for i, s in enumerate(scores) if i != snapshot.winner)
-        head = f"{names[snapshot.winner]} won {scores[snapshot.winner]} to {loser}."
+        head = ""  # the result has just been printed with the last deal
     else:
         head = "The game is not finished: " + ", ".join(
             f"{name} {score}" for name, score in zip(names, snapshot.scores, strict=False)
@@ -75,7 +74,7 @@ def ending(table: Any, frames: int, asked: int, *, replay: bool) -> str:
         asked, f"{asked} cards needed asking about"
     )
     answered = " (answered as the players would have)" if replay and asked else ""
-    return f"{head} The camera watched {frames} pictures of the table; {questions}{answered}."
+    return f"{head} The camera watched {frames} pictures of the table; {questions}{answered}.".strip()
 
 
 class Caller:
