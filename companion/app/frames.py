@@ -2,9 +2,9 @@
 
 For the demo and the end-to-end tests the companion must work from *frames*, through the real card
 recognition and the same camera feed the Pi runs (:class:`~companion.app.camera.CameraFeed`: the
-tracker, then the watch that checks what it saw against the game), not from ready-made events.  A :class:`TableFilm` turns a
-:class:`~companion.app.simulate.Recording` into what a camera above the table would see, 1280x720 at
-30 frames a second, on a light wooden table:
+tracker, then the watch that checks what it saw against the game), not from ready-made events.
+A :class:`TableFilm` turns a :class:`~companion.app.simulate.Recording` into what a camera above the
+table would see, 1280x720 at 30 frames a second, on a light wooden table:
 
 * the cuts for the deal in front of each player, then gathered up;
 * the pack face down on the left, the starter turned on it;

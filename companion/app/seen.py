@@ -153,7 +153,7 @@ class Watch:
                 self._fed.add(event.card)
                 out.append(CardLanded(str(event.card), _zone(event.zone), at=at))
                 continue  # the game knows it already (seen again): the table says so if it matters
-            burst = self._together(event.since)
+            burst = self._together(event.since, view)
             counts: dict[Zone | None, int] = {}
             for zone in burst:
                 counts[zone] = counts.get(zone, 0) + 1
@@ -180,14 +180,14 @@ class Watch:
             out.append(CardLanded(str(event.card), _zone(event.zone), at=at, why=why))
         return out
 
-    def _together(self, since: float) -> list[Zone | None]:
+    def _together(self, since: float, view: GameView) -> list[Zone | None]:
         """The zones of every new thing on the table first seen within ``together`` of ``since``.  A
         thing never named counts only away from the others (a card's unread corner is not a card)."""
         lying = [
             thing
             for thing in self.tracker.lying(min_frames=2)
             if abs(thing[0] - since) <= self.together
-            and (thing[2] is None or (thing[2] not in self.view.in_game and thing[2] not in self._fed))
+            and (thing[2] is None or (thing[2] not in view.in_game and thing[2] not in self._fed))
         ]
         counted = [thing for thing in lying if thing[2] is not None]
         apart = 1.5 * self.tracker.card_px
