@@ -131,6 +131,7 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
     right = wrong = 0
     delays: list[float] = []
     wrongs: list[str] = []
+    slow: list[str] = []
     answers: list[str] = []
 
     def check(_: Table, event: Event | None) -> None:
@@ -154,6 +155,8 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
         if landed:
             now = film.time  # the picture being read when the card was given
             delays.append(now - film.rested[landed[-1]] + (time.monotonic() - event.at))
+            if delays[-1] > 0.3:
+                slow.append(f"{event.card} in {event.zone}: {delays[-1] * 1000:.0f} ms")
 
     loop.listeners.append(check)
     loop.start()
@@ -171,7 +174,8 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
     worst = max(delays) * 1000 if delays else float("nan")
     print(
         f"{name:6} {frames:5d} pictures  cards right {right:3d}  wrong {wrong}  asked {len(answers)}  "
-        f"landing->board median {median:4.0f} ms, worst {worst:4.0f} ms  "
+        f"landing->board median {median:4.0f} ms, worst {worst:4.0f} ms, "
+        f"{sum(d <= 0.3 for d in delays)} of {len(delays)} within 300 ms  "
         f"deals scored as the referee {deals_right}/{played}  ({seconds:.0f} s)",
         flush=True,
     )
@@ -179,6 +183,8 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
         print(f"       wrong: {line}")
     for line in answers:
         print(f"       asked: {line}")
+    if slow:
+        print(f"       over 300 ms: {'; '.join(slow)}")
     return {"right": right, "wrong": wrong, "asked": len(answers), "median_ms": median}
 
 
