@@ -107,6 +107,10 @@ class CardLanded:
     zone: str
     at: float = 0.0
     """When the frame that showed it was taken (seconds, monotonic clock of the source); for latency."""
+    likely: tuple[str, ...] = ()
+    """For a card not read (``"unknown"``): what the camera's frames said it might be, most likely first."""
+    why: str = ""
+    """How the camera settled a doubtful reading ("read 6h or 8h; 8h is already played"), to show."""
 
 
 @dataclass(frozen=True, slots=True)

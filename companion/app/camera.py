@@ -1,72 +1,89 @@
-"""The camera at the table: frames -> recognised cards -> debounced table events -> the game loop's queue.
+"""The camera at the table: frames -> recognised cards -> the watch -> the game loop's queue.
 
-Runs on its own thread so a slow frame never holds up the knobs or the scoreboard.  The recognition and
-the tracking are the vision part's (:mod:`companion.vision.recognise`, :mod:`companion.vision.tracker`);
-this module only names the vision's zones in the table's words and posts the events:
+Runs on its own thread so a slow frame never holds up the knobs or the scoreboard (or, for the demo's
+film and the tests, on the caller's: :meth:`CameraFeed.run`).  The recognition and the tracking are the
+vision part's (:mod:`companion.vision.recognise`, :mod:`companion.vision.tracker`); deciding what the
+frames mean for the game -- checked against it, and held when no table could have done it -- is the
+watch's (:mod:`companion.app.seen`).  This module only reads the frames and posts what the watch says.
 
-* a card coming to rest face up (or moving to another zone) -> :class:`CardLanded` in that zone;
-* a card gone for a while -> :class:`CardLifted`.
-
-Zones: the vision calls them ``play:1``, ``play:2`` (players counted from 1), ``deck`` and ``crib``; the
-table calls them ``player0``, ``player1``, ``starter`` (the starter is turned on the pack) and ``crib``.
+The same feed serves the Pi's camera, a USB camera, a video, a folder of frames and the demo's film
+(:class:`~companion.app.frames.TableFilm`): a film's shots may also carry events the camera does not see
+(a claim, an undo), posted in their place between the frames.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from companion.events import CardLanded, CardLifted, Event
+from companion.app.seen import Watch
+from companion.events import Event
+from companion.vision.types import Frame, Sighting
+from companion.vision.zones import TableLayout
 
-__all__ = ["CameraFeed", "table_zone"]
+__all__ = ["CameraFeed", "Detector", "Post"]
 
 
-def table_zone(zone: str | None) -> str:
-    """The table's name for a vision zone (``play:1`` -> ``player0``, ``deck`` -> ``starter``)."""
-    if zone is None:
-        return "unknown"
-    if zone.startswith("play:"):
-        return f"player{int(zone.split(':', 1)[1]) - 1}"
-    return {"deck": "starter", "crib": "crib"}.get(zone, zone)
+class Detector(Protocol):
+    """Anything that names the cards in a frame (the shipped recogniser, or a stand-in in tests)."""
+
+    def detect(self, frame: Frame) -> list[Sighting]: ...
+
+
+Post = Callable[[Event, "int | None"], None]
+"""Where events go: ``post(event, cursor)``; ``cursor`` is a film's event index (None live)."""
 
 
 class CameraFeed:
     """Reads a frame source until it ends (or ``stop()``), posting table events.
 
-    ``layout_file``: a saved :class:`~companion.vision.zones.TableLayout`; without one the first frame
-    calibrates the zones (marker cards, or the usual two-player split of an empty table).
+    ``source``: a camera spec (``pi``, ``camera:0``, a video file, a folder of frames) or any iterable of
+    shots (``frame``, ``time``, and optionally ``index`` and ``event``, as a film's).  ``layout`` or
+    ``layout_file``: the table's zones; without either the first frame calibrates them (marker cards, or
+    the usual two-player split of an empty table).  ``after(shot)`` runs after each shot's events are
+    posted (the demo waits there for the game to take them and answers its questions).
     """
 
     def __init__(
         self,
-        spec: str,
-        post: Callable[[Event], None],
+        source: str | Iterable[Any],
+        post: Post,
         *,
+        layout: TableLayout | None = None,
         layout_file: Path | None = None,
-        recogniser: Any = None,
+        recogniser: Detector | None = None,
+        say: Callable[[str], None] | None = None,
+        after: Callable[[Any], None] | None = None,
     ) -> None:
-        """``recogniser``: anything with ``detect(frame) -> list[Sighting]`` (default: the shipped one)."""
-        from companion.vision.sources import open_source
-
         if recogniser is None:
             from companion.vision.recognise import Recogniser
 
             recogniser = Recogniser(filmed=True)
-        self.spec = spec
+        if isinstance(source, str):
+            from companion.vision.sources import open_source
+
+            self.spec = source
+            self._source: Iterable[Any] = open_source(source)
+        else:
+            self.spec = type(source).__name__
+            self._source = source
         self._post = post
-        self._source = open_source(spec)
         self._recogniser = recogniser
+        self._layout = layout
         self._layout_file = layout_file
+        self._after = after
+        self.watch = Watch(say=say)
+        """Follows the game: add ``watch.follow`` to the game loop's listeners."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.frames = 0
         self.error = ""
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread = threading.Thread(target=self._guarded, name="camera", daemon=True)
         self._thread.start()
 
     def join(self, timeout: float | None = None) -> None:
@@ -80,32 +97,50 @@ class CameraFeed:
     def stop(self) -> None:
         self._stop.set()
         self.join(5)
-        self._source.close()
+        close = getattr(self._source, "close", None)
+        if close is not None:
+            close()
 
-    def _run(self) -> None:
-        from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, Tracker
-        from companion.vision.zones import TableLayout, calibrate
-
-        tracker: Tracker | None = None
+    def _guarded(self) -> None:
         try:
-            for shot in self._source:
-                if self._stop.is_set():
-                    return
-                taken = time.monotonic()
-                sightings = self._recogniser.detect(shot.frame)
-                if tracker is None:
-                    if self._layout_file is not None and self._layout_file.is_file():
-                        layout: Any = TableLayout.load(self._layout_file)
-                    else:
-                        layout = calibrate(shot.frame, sightings)
-                    tracker = Tracker(layout)
-                self.frames += 1
-                for event in tracker.update(sightings, shot.time):
-                    if isinstance(event, CardAppeared):
-                        self._post(CardLanded(str(event.card), table_zone(event.zone), at=taken))
-                    elif isinstance(event, CardMoved):
-                        self._post(CardLanded(str(event.card), table_zone(event.to_zone), at=taken))
-                    elif isinstance(event, CardLeft):
-                        self._post(CardLifted(str(event.card), table_zone(event.zone)))
+            self.run()
         except Exception as error:  # reported by crib play as one sentence; the game so far is kept
             self.error = f"the camera stopped: {error}"
+
+    def run(self) -> int:
+        """Read every shot on the caller's thread; returns the number of frames read."""
+        ready = False
+        for shot in self._source:
+            if self._stop.is_set():
+                break
+            cursor: int | None = getattr(shot, "index", None)
+            if shot.frame is None:  # a film's event the camera does not see (a claim, an undo)
+                event = getattr(shot, "event", None)
+                if event is not None:
+                    self._post(event, cursor)
+                if self._after is not None:
+                    self._after(shot)
+                continue
+            taken = time.monotonic()
+            sightings = self._recogniser.detect(shot.frame)
+            if not ready:
+                self._set_zones(shot.frame, sightings)
+                ready = True
+            self.frames += 1
+            for event in self.watch.see(sightings, shot.time, at=taken):
+                self._post(event, cursor)
+            if self._after is not None:
+                self._after(shot)
+        return self.frames
+
+    def _set_zones(self, frame: Frame, sightings: list[Sighting]) -> None:
+        from companion.vision.zones import calibrate
+
+        layout = self._layout
+        if layout is None and self._layout_file is not None and self._layout_file.is_file():
+            layout = TableLayout.load(self._layout_file)
+        if layout is None:
+            layout = calibrate(frame, sightings)
+        tracker = self.watch.tracker
+        tracker.layout = layout
+        tracker.frame_size = (frame.shape[1], frame.shape[0])

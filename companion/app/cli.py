@@ -84,6 +84,9 @@ def register(subparsers: Any) -> None:
     play.add_argument("--no-serve", action="store_true", help="do not serve the scoreboard")
     play.add_argument("--once", action="store_true", help="stop when the replay (or the camera) ends")
     play.add_argument("--json", action="store_true", help="print the deals and the result as JSON lines")
+    play.add_argument(
+        "--quiet", action="store_true", help="print only each deal's totals and the result, not every score"
+    )
     play.set_defaults(func=run_play, frames=True)
 
 
@@ -103,8 +106,13 @@ def _config(args: argparse.Namespace) -> TableConfig:
 class _Printer:
     """Prints each deal's score as it completes, and the result."""
 
-    def __init__(self, as_json: bool) -> None:
+    def __init__(
+        self, as_json: bool, *, quiet: bool = False, colour: bool = False, before: Any = None
+    ) -> None:
         self.as_json = as_json
+        self.quiet = quiet
+        self.colour = colour
+        self.before = before or (lambda: None)
         self.printed = 0
         self.finished = False
         self.lock = threading.Lock()
@@ -126,7 +134,8 @@ class _Printer:
         done = rows if over else rows[:-1]  # the last row is the deal in progress
         names = table.players
         with self.lock:
-            if table.notice and not self.as_json:
+            self.before()
+            if table.notice and not self.as_json and not self.quiet:
                 print(f"  {table.notice}", flush=True)
             if len(done) < self.printed:  # an undo took a deal back
                 self.printed = len(done)
@@ -144,9 +153,14 @@ class _Printer:
             keys = ("deal", "dealer", "points", "scores")
             print(json.dumps({key: row[key] for key in keys}), flush=True)
             return
+        from companion.app.terminal import painted
+
         dealer = "" if row["dealer"] is None else f" ({names[row['dealer']]} deals)"
         pairs = zip(row["points"], row["scores"], strict=True)
-        parts = [f"{names[i]} +{points} = {score}" for i, (points, score) in enumerate(pairs)]
+        parts = [
+            f"{painted(names[i], i, self.colour)} +{points} = {score}"
+            for i, (points, score) in enumerate(pairs)
+        ]
         print(f"deal {row['deal']:>2}{dealer}: " + ", ".join(parts), flush=True)
 
     def _result(self, game: Any, names: tuple[str, ...]) -> None:
@@ -190,8 +204,24 @@ def run_play(args: argparse.Namespace) -> int:
     hub = ScoreboardHub()
     link = BoardLink(config.board_port or VIRTUAL_URL, heartbeat=1.0 if config.board_port else None)
     loop = GameLoop(table, board=link, hub=hub, brightness=config.brightness)
-    printer = _Printer(args.json)
+    from companion.app.terminal import Caller, Progress, colour_for, ending, waiting
+
+    colour = colour_for(sys.stdout) and not args.json
+    progress = Progress(sys.stdout, what=lambda: waiting(table)) if not args.json else None
+
+    def out(text: str) -> None:
+        if progress is not None:
+            progress.clear()
+        _say(args, text)
+
+    printer = _Printer(
+        args.json, quiet=args.quiet, colour=colour, before=progress.clear if progress else None
+    )
+    caller = Caller(out, quiet=args.quiet, colour=colour)
+    if not args.json:
+        loop.listeners.append(caller)
     loop.listeners.append(printer)
+    seen = None if args.quiet else (lambda text: out(f"  camera: {text}"))
     server = None
     controls = None
     camera = None
@@ -238,20 +268,34 @@ def run_play(args: argparse.Namespace) -> int:
                 _say(args, f"replaying {source} ({counting}) as camera frames through the card recognition")
                 answers: list[str] = []
                 film = TableFilm(recording, start=table.cursor + 1)
-                frames = play_film(film, loop, detect, stop=stop, answers=answers)
-                asked = len(answers)
-                _say(args, f"{frames} frames read; the table asked {asked} times, answered from the film")
+                frames = play_film(
+                    film, loop, detect, stop=stop, answers=answers, say=seen, progress=progress
+                )
+                loop.wait_idle(30)
+                out(ending(table, frames, len(answers), replay=True))
         else:
             from companion.app.camera import CameraFeed
 
             assert config.camera is not None
-            camera = CameraFeed(config.camera, loop.post)
+
+            def read_so_far(_: Any) -> None:
+                if progress is not None and camera is not None:
+                    progress(camera.frames)
+
+            camera = CameraFeed(config.camera, lambda event, _: loop.post(event), say=seen, after=read_so_far)
+            loop.listeners.append(camera.watch.follow)
+            camera.watch.follow(table, None)
+            _say(args, f"watching the table through {config.camera}")
             camera.start()
             while camera.running and not stop.is_set():
                 stop.wait(0.2)
+            loop.wait_idle(30)
             if camera.error:
                 print(f"crib: {camera.error}", file=sys.stderr)
+            out(ending(table, camera.frames, caller.asked, replay=False))
         loop.wait_idle(30)
+        if args.once and server is not None:
+            out(f"the scoreboard at {server.url} stops now, with the game (--once)")
         if not args.once and server is not None and not stop.is_set():
             _say(args, f"the scoreboard stays up at {server.url}; Ctrl-C to stop")
             while not stop.is_set():

@@ -1,9 +1,10 @@
 """A recorded game as the table camera would film it: frames drawn from the shipped card pictures.
 
 For the demo and the end-to-end tests the companion must work from *frames*, through the real card
-recognition and tracker, not from ready-made events.  A :class:`TableFilm` turns a
-:class:`~companion.app.simulate.Recording` into what a camera above the table would see, 1280x720 at
-30 frames a second, on a light wooden table:
+recognition and the same camera feed the Pi runs (:class:`~companion.app.camera.CameraFeed`: the
+tracker, then the watch that checks what it saw against the game), not from ready-made events.
+A :class:`TableFilm` turns a :class:`~companion.app.simulate.Recording` into what a camera above the
+table would see, 1280x720 at 30 frames a second, on a light wooden table:
 
 * the cuts for the deal in front of each player, then gathered up;
 * the pack face down on the left, the starter turned on it;
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -30,6 +30,7 @@ import numpy as np
 
 from companion.app.deck import Deck, load_deck
 from companion.app.simulate import Recording
+from companion.cards import Card
 from companion.events import CardLanded, CardLifted, Correct, Event, Undo
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import Frame, Sighting
@@ -199,7 +200,7 @@ def _hand_over(image: Frame, near: Placement) -> Frame:
 
 def truth_sightings(shot: FilmFrame) -> list[Sighting]:
     """What a perfect recogniser would report for a film frame (for checking everything after it)."""
-    return [Sighting(card, 1.0, corners) for card, corners in shot.truth]
+    return [Sighting(Card.parse(card), 1.0, corners) for card, corners in shot.truth]
 
 
 def play_film(
@@ -209,47 +210,58 @@ def play_film(
     *,
     stop: threading.Event | None = None,
     answers: list[str] | None = None,
+    say: Callable[[str], None] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
-    """Run the film through ``detect`` and the vision's tracker into the loop, in order; returns frames.
+    """Run the film through ``detect`` and the camera feed (:class:`~companion.app.camera.CameraFeed`,
+    the code the Pi runs) into the loop, in order; returns the frames read.
 
     Events the camera does not see (claims, muggins, undo) are posted between the frames where they
     happened, and each is handled before the film goes on, so the replay is the same every time.
 
     With ``answers`` (a list to fill), a question the table asks -- a card it could not read, a starter
     it did not see -- is answered as a player would on the scoreboard, with the card the film laid
-    there, and each answer is noted in the list.
+    there, and each answer is noted in the list.  ``say`` hears what the camera sees and does;
+    ``progress`` is told the number of frames read after each one.
     """
-    from companion.app.camera import table_zone
-    from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, Tracker
+    from companion.app.camera import CameraFeed
 
-    tracker = Tracker(film.layout, frame_size=(WIDTH, HEIGHT))
-    frames = 0
-    for shot in film:
-        if stop is not None and stop.is_set():
-            break
-        if shot.frame is None:
-            if shot.event is not None:
-                loop.post_at(shot.event, shot.index)
-                loop.wait_idle(30)
-            continue
-        frames += 1
-        seen = time.monotonic()
-        for event in tracker.update(detect(shot), shot.time):
-            if isinstance(event, CardAppeared):
-                loop.post_at(CardLanded(str(event.card), table_zone(event.zone), at=seen), shot.index)
-            elif isinstance(event, CardMoved):
-                loop.post_at(CardLanded(str(event.card), table_zone(event.to_zone), at=seen), shot.index)
-            elif isinstance(event, CardLeft):
-                loop.post_at(CardLifted(str(event.card), table_zone(event.zone)), shot.index)
+    current: list[FilmFrame] = []
+
+    class _Detect:
+        def detect(self, frame: Frame) -> list[Sighting]:
+            return list(detect(current[-1]))
+
+    def shots() -> Iterator[FilmFrame]:
+        for shot in film:
+            if stop is not None and stop.is_set():
+                return
+            current[:] = [shot]
+            yield shot
+
+    def post(event: Event, cursor: int | None) -> None:
+        loop.post_at(event, cursor if cursor is not None else 0)
+
+    def after(shot: FilmFrame) -> None:
         loop.wait_idle(30)
+        if shot.frame is not None and progress is not None:
+            progress(feed.frames)
         correction = loop.table.correction
-        if answers is not None and correction is not None:
-            card = film.answer(correction.zone, correction.choices)
-            if card is not None and card != correction.seen:
-                answers.append(f"{correction.message} -- {card}")
-                loop.post_at(Correct(card, correction.zone, correction.seen), shot.index)
-            else:  # the card was read right but does not fit: a player would press undo to pass over it
-                answers.append(f"{correction.message} -- undo")
-                loop.post_at(Undo(), shot.index)
-            loop.wait_idle(30)
-    return frames
+        if answers is None or correction is None:
+            return
+        card = film.answer(correction.zone, correction.choices)
+        if card is not None and card != correction.seen:
+            answers.append(f"{correction.message} -- {card}")
+            loop.post_at(Correct(card, correction.zone, correction.seen), shot.index)
+        else:  # the card was read right but does not fit: a player would press undo to pass over it
+            answers.append(f"{correction.message} -- undo")
+            loop.post_at(Undo(), shot.index)
+        loop.wait_idle(30)
+
+    feed = CameraFeed(shots(), post, layout=film.layout, recogniser=_Detect(), say=say, after=after)
+    loop.listeners.append(feed.watch.follow)
+    feed.watch.follow(loop.table, None)
+    try:
+        return feed.run()
+    finally:
+        loop.listeners.remove(feed.watch.follow)

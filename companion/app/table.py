@@ -273,8 +273,13 @@ class Table:
 
     def _handle(self, event: Event) -> None:
         match event:
-            case CardLanded(card, zone):
-                self._landed(card, zone)
+            case CardLanded(card, zone, likely=likely, why=why):
+                self._landed(card, zone, likely=likely)
+                self.notice = self.notice or why
+                if why:  # how the camera settled a doubtful reading, kept with the match
+                    self.journal.set_note(
+                        self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), why]
+                    )
             case Correct(card, zone, _):
                 self._answer(card, zone)
             case CardLifted(_, zone):
@@ -417,8 +422,10 @@ class Table:
             cards.sort(key=lambda c: (c.rank is not read.rank and c.suit is not read.suit, c.index))
         return tuple(str(c) for c in cards)
 
-    def _ask(self, message: str, zone: str, seen: str) -> None:
-        self.correction = Correction(message, zone, seen, self._unseen(seen))
+    def _ask(self, message: str, zone: str, seen: str, likely: Sequence[str] = ()) -> None:
+        choices = self._unseen(seen)
+        first = [c for c in likely if c in choices]  # what the camera's frames said, most likely first
+        self.correction = Correction(message, zone, seen, (*first, *(c for c in choices if c not in first)))
 
     def _release_held(self) -> None:
         """Cards laid while a correction was waiting, now read in order (until one needs asking about)."""
@@ -426,7 +433,7 @@ class Table:
             text, zone = self._held.pop(0)
             self._landed(text, zone)
 
-    def _landed(self, text: str, zone: str, *, corrected: bool = False) -> None:
+    def _landed(self, text: str, zone: str, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
         if text == "back":
             return  # a face-down card: the pack, the crib, a hand put down
         if self.correction is not None and not corrected:
@@ -435,7 +442,7 @@ class Table:
             return
         where = _zone_words(zone, self.players)
         if text == "unknown":
-            self._ask(f"The camera could not read the card {where}: which card is it?", zone, "")
+            self._ask(f"The camera could not read the card {where}: which card is it?", zone, "", likely)
             return
         card = Card.parse(text)
         game = self.game

@@ -176,18 +176,23 @@ def _after_self_test(state: BoardState) -> BoardState:
 def render_text(layout: Layout, leds: Sequence[Colour], *, colour: bool = False) -> str:
     """The board drawn in characters, turned on its side: the players' edge on the left.
 
-    ``#`` is a lit hole, ``.`` a dark one, ``o`` a start hole; gaps between columns show the streets.
-    Each line is labelled with what it holds (``0: 1-60`` is track 0, holes 1 to 60).  With ``colour``
-    the lit holes are drawn in their LED colour (24-bit ANSI, for a terminal).
+    ``#`` is a lit hole, ``+`` a hole lit dimly (a rear peg, at a quarter of its forward peg's level),
+    ``.`` a dark one, ``o`` a start hole; gaps between columns show the streets.  Each line is labelled
+    with what it holds (``0: 1-60`` is track 0, holes 1 to 60).  With ``colour`` the lit holes are drawn
+    in their LED colour (24-bit ANSI, for a terminal), a dim one dimmer, so the pegs are told apart.
     """
     points: list[tuple[float, float, str]] = []
     names: dict[float, list[tuple[int, int]]] = {}
+    brightest = max((max(c.red, c.green, c.blue) for c in leds), default=0)
     for hole in layout.holes:
         lit = leds[hole.led] != DARK
-        mark = "#" if lit else "."
+        dim = lit and 2 * max(leds[hole.led].red, leds[hole.led].green, leds[hole.led].blue) < brightest
+        mark = ("+" if dim else "#") if lit else "."
         if lit and colour:
             c = _visible(leds[hole.led])
-            mark = f"\x1b[38;2;{c.red};{c.green};{c.blue}m#\x1b[0m"
+            if dim:
+                c = c.scaled(1, 2)
+            mark = f"\x1b[38;2;{c.red};{c.green};{c.blue}m{mark}\x1b[0m"
         points.append((hole.x_mm, hole.y_mm, mark))
         names.setdefault(hole.x_mm, []).append((hole.track, hole.hole))
     starts: dict[float, list[str]] = {}

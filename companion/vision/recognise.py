@@ -73,7 +73,7 @@ from companion.vision.motion import (
 )
 from companion.vision.pips import Pips
 from companion.vision.reading import Reading, lie, opposite
-from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
+from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
 
@@ -331,7 +331,7 @@ class Recogniser:
         size = (frame.shape[1], frame.shape[0])
         return [
             Sighting(
-                r.label if r.accepted else UNKNOWN,
+                seen_from_text(r.label) if r.accepted else UNKNOWN,
                 round(r.confidence, 3),
                 _scaled(idx.patch_polygon(r.cand), 1.0, size),
             )
@@ -457,7 +457,9 @@ class Recogniser:
             self._counts, self._pictures = counts, pictures
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
-            sightings.append(Sighting(label, round(conf, 3), _scaled(_outline(group, pts), 1.0, size)))
+            sightings.append(
+                Sighting(seen_from_text(label), round(conf, 3), _scaled(_outline(group, pts), 1.0, size))
+            )
         in_cards = {id(r) for group, _, _ in cards for r in group}
         for r in readings:
             if not r.accepted and r.not_index < UNKNOWN_BELOW and id(r) not in in_cards:
@@ -478,7 +480,7 @@ class Recogniser:
                 shown = by_pips(pips.pips_of(image, quad)) if self.pips else None
                 sightings.append(
                     Sighting(
-                        shown or UNKNOWN,
+                        seen_from_text(shown) if shown else UNKNOWN,
                         PIPS_ALONE_CONFIDENCE if shown else UNREAD_FACE_CONFIDENCE,
                         _scaled(quad, scale, size),
                     )

@@ -11,7 +11,7 @@ from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
 
 __all__ = ["draw_sightings"]
 
-_COLOURS = {BACK: (200, 120, 0), UNKNOWN: (0, 165, 255)}
+_COLOURS: dict[str, tuple[int, int, int]] = {BACK: (200, 120, 0), UNKNOWN: (0, 165, 255)}
 _NAMED = (40, 200, 40)
 _DOUBLED = (0, 0, 230)
 

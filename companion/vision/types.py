@@ -1,14 +1,20 @@
-"""Value types shared by card recognition, frame sources and the tracker.
+"""Value types shared by card recognition, frame sources, the tracker and the table.
 
-A ``Sighting`` is one thing recognised in one frame: a named card, a face-down card (``"back"``) or a
-card-like object that could not be read with confidence (``"unknown"``).  An unreadable card is an
-explicit value with a confidence rather than ``None``, so the tracker can tell "nothing there" from
-"something there I could not name".
+A ``Sighting`` is one thing recognised in one frame: a named :class:`~companion.cards.Card`, a face-down
+card (:data:`BACK`) or a card-like object that could not be read with confidence (:data:`UNKNOWN`).  An
+unreadable card is an explicit value with a confidence rather than ``None`` or a string, so the tracker
+can tell "nothing there" from "something there I could not name", and nothing downstream parses text.
+
+A ``Zone`` is a part of the table, named once for the vision (which finds it in the picture), the table
+(which knows what may be laid there) and the scoreboard (which says where a card lay).  Its values are
+the words the journal and recorded games have always used (``player0``, ``starter``, ``crib``), so a
+``Zone`` is also the text those files hold.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from companion.cards import Card
@@ -17,40 +23,89 @@ if TYPE_CHECKING:  # NumPy only for the type checker: the scoring commands impor
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BACK", "UNKNOWN", "Frame", "Sighting"]
+__all__ = ["BACK", "UNKNOWN", "Frame", "Mark", "Seen", "Sighting", "Zone", "seen_from_text"]
 
-BACK: Final = "back"
-UNKNOWN: Final = "unknown"
+
+class Mark(StrEnum):
+    """What a sighting can be besides a named card."""
+
+    BACK = "back"
+    """A card lying face down (the pack, the crib, a hand put down)."""
+    UNKNOWN = "unknown"
+    """A face-up card the recogniser could not name with confidence."""
+
+
+BACK: Final = Mark.BACK
+UNKNOWN: Final = Mark.UNKNOWN
+
+Seen: TypeAlias = Card | Mark
+"""What one sighting shows: a card, a back, or a card that could not be read."""
 
 Frame: TypeAlias = "npt.NDArray[np.uint8]"
 """An image as OpenCV holds it: H x W x 3, uint8, BGR."""
+
+
+class Zone(StrEnum):
+    """A part of the table (see :mod:`companion.vision.zones` for how the camera finds them)."""
+
+    PLAYER0 = "player0"
+    """In front of the first player named (the bottom of the camera's picture): their cut and plays."""
+    PLAYER1 = "player1"
+    PLAYER2 = "player2"
+    PLAYER3 = "player3"
+    STARTER = "starter"
+    """The pack's spot, where the starter is turned."""
+    CRIB = "crib"
+
+    @classmethod
+    def of_player(cls, player: int) -> Zone:
+        """The zone in front of ``player`` (counted from 0, in the order the players are named)."""
+        return cls(f"player{player}")
+
+    @property
+    def player(self) -> int | None:
+        """Whose zone this is (from 0), or None for the starter and the crib."""
+        return int(self.value[6:]) if self.value.startswith("player") else None
+
+
+def seen_from_text(text: str) -> Seen:
+    """``"back"``, ``"unknown"`` or a card's canonical text (``"5h"``) as the value it names."""
+    if text in (BACK, UNKNOWN):
+        return Mark(text)
+    card = Card.parse(text)
+    if str(card) != text:
+        raise ValueError(f"{text!r} is not in canonical card form")
+    return card
 
 
 @dataclass(frozen=True, slots=True)
 class Sighting:
     """One thing recognised in one frame."""
 
-    label: str
-    """Canonical card text (``"5h"``, ``"10d"``, ``"Qs"``), ``"back"`` or ``"unknown"``."""
+    seen: Seen
+    """The card named, or :data:`BACK`, or :data:`UNKNOWN`."""
     confidence: float
     """How sure the recogniser is, 0..1."""
     corners: tuple[tuple[float, float], ...]
     """Polygon (image pixels) around what was recognised."""
 
     def __post_init__(self) -> None:
-        if self.label not in (BACK, UNKNOWN) and str(Card.parse(self.label)) != self.label:
-            raise ValueError(f"sighting label {self.label!r} is not in canonical card form")
+        if not isinstance(self.seen, Card | Mark):
+            raise TypeError(f"a sighting shows a Card, BACK or UNKNOWN, not {self.seen!r}")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"sighting confidence {self.confidence} is outside 0..1")
         if not self.corners:
             raise ValueError("a sighting needs at least one corner point")
 
     @property
+    def label(self) -> str:
+        """The text of what was seen (``"5h"``, ``"back"``, ``"unknown"``), for drawings and JSON."""
+        return str(self.seen)
+
+    @property
     def card(self) -> Card | None:
         """The card named, or None for a back or an unknown."""
-        if self.label in (BACK, UNKNOWN):
-            return None
-        return Card.parse(self.label)
+        return self.seen if isinstance(self.seen, Card) else None
 
     @property
     def center(self) -> tuple[float, float]:

@@ -6,7 +6,7 @@ API for the game loop (``companion.app``)::
 
     layout = calibrate(frame, recogniser.detect(frame))   # once, at the start of a session
     layout.save(Path("table.json"))                        # and TableLayout.load(...) next time
-    layout.zone_at((x, y))                                 # -> "play:1", "play:2", "deck", "crib"
+    layout.zone_at((x, y))                                 # -> Zone.PLAYER0, Zone.PLAYER1, ... Zone.CRIB
 
 A zone is the part of the table nearer to its anchor point than to any other anchor (a Voronoi split),
 so zones need no careful drawing, cover the whole table and never overlap. The anchors are set in one
@@ -21,6 +21,10 @@ of two ways:
 
 Positions are in frame pixels; a layout keeps the frame size it was made for and scales itself to
 frames of another size (the same camera at another resolution).
+
+Zones are :class:`~companion.vision.types.Zone` values, the table's own names: the same type reaches the
+table and the scoreboard, with no second vocabulary to translate.  A layout saved under the old names
+(``play:1``, ``deck``) still loads.
 """
 
 from __future__ import annotations
@@ -31,28 +35,40 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from companion.vision.types import Frame, Sighting
+from companion.cards import Card
+from companion.vision.types import Frame, Sighting, Zone
 
-__all__ = ["CRIB", "DECK", "MARKERS", "TableLayout", "calibrate", "play_zone"]
+__all__ = ["CRIB", "DECK", "MARKERS", "TableLayout", "Zone", "calibrate", "play_zone"]
 
-DECK: Final = "deck"
-CRIB: Final = "crib"
+DECK: Final = Zone.STARTER
+CRIB: Final = Zone.CRIB
 
 
-def play_zone(player: int) -> str:
-    """Name of a player's play zone (players count from 1)."""
-    return f"play:{player}"
+def play_zone(player: int) -> Zone:
+    """A player's play zone (players count from 1 here, as the marker cards are told)."""
+    return Zone.of_player(player - 1)
 
 
 #: Marker card -> the zone it anchors.
-MARKERS: Final[Mapping[str, str]] = {
-    "As": play_zone(1),
-    "Ah": play_zone(2),
-    "Ac": play_zone(3),
-    "Ad": play_zone(4),
-    "Kd": DECK,
-    "Kc": CRIB,
+MARKERS: Final[Mapping[Card, Zone]] = {
+    Card.parse("As"): play_zone(1),
+    Card.parse("Ah"): play_zone(2),
+    Card.parse("Ac"): play_zone(3),
+    Card.parse("Ad"): play_zone(4),
+    Card.parse("Kd"): DECK,
+    Card.parse("Kc"): CRIB,
 }
+
+#: Names a layout may have been saved under before zones were one type.
+_OLD_NAMES: Final[Mapping[str, Zone]] = {
+    **{f"play:{p}": play_zone(p) for p in range(1, 5)},
+    "deck": Zone.STARTER,
+}
+
+
+def _zone_named(name: str) -> Zone:
+    old = _OLD_NAMES.get(name)
+    return old if old is not None else Zone(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +76,7 @@ class TableLayout:
     """Zone anchors (frame pixels) for a frame of ``size`` (width, height)."""
 
     size: tuple[int, int]
-    anchors: tuple[tuple[str, tuple[float, float]], ...]
+    anchors: tuple[tuple[Zone, tuple[float, float]], ...]
 
     def __post_init__(self) -> None:
         if len(self.anchors) < 2:
@@ -70,10 +86,10 @@ class TableLayout:
             raise ValueError("each zone of a table layout must be named once")
 
     @property
-    def zones(self) -> tuple[str, ...]:
+    def zones(self) -> tuple[Zone, ...]:
         return tuple(name for name, _ in self.anchors)
 
-    def zone_at(self, point: tuple[float, float], size: tuple[int, int] | None = None) -> str:
+    def zone_at(self, point: tuple[float, float], size: tuple[int, int] | None = None) -> Zone:
         """The zone a point lies in (the nearest anchor), for a frame of ``size`` (default: the layout's)."""
         sx = sy = 1.0
         if size is not None and size != self.size:
@@ -82,7 +98,7 @@ class TableLayout:
         return min(self.anchors, key=lambda a: (a[1][0] - x) ** 2 + (a[1][1] - y) ** 2)[0]
 
     def to_dict(self) -> dict[str, object]:
-        return {"size": list(self.size), "zones": {name: list(p) for name, p in self.anchors}}
+        return {"size": list(self.size), "zones": {str(name): list(p) for name, p in self.anchors}}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> TableLayout:
@@ -91,7 +107,7 @@ class TableLayout:
             zones_raw = data["zones"]
             assert isinstance(size_raw, list) and isinstance(zones_raw, dict)
             size = (int(size_raw[0]), int(size_raw[1]))
-            anchors = tuple((str(k), (float(v[0]), float(v[1]))) for k, v in zones_raw.items())
+            anchors = tuple((_zone_named(str(k)), (float(v[0]), float(v[1]))) for k, v in zones_raw.items())
         except (KeyError, IndexError, TypeError, ValueError, AssertionError) as error:
             raise ValueError(f"not a table layout: {error}") from error
         return cls(size, anchors)
@@ -126,9 +142,9 @@ class TableLayout:
 def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> TableLayout:
     """A layout from one frame: marker cards where present, the default layout for an empty table."""
     height, width = frame.shape[:2]
-    found: dict[str, tuple[float, float]] = {}
+    found: dict[Zone, tuple[float, float]] = {}
     for s in sightings:
-        zone = MARKERS.get(s.label)
+        zone = MARKERS.get(s.card) if s.card is not None else None
         if zone is not None and zone not in found:
             found[zone] = s.center
     if not found:

@@ -7,21 +7,11 @@ from pathlib import Path
 
 import cv2
 
-from companion.app.camera import CameraFeed, table_zone
+from companion.app.camera import CameraFeed
 from companion.app.frames import TableFilm, truth_sightings
 from companion.app.simulate import demo_recording
 from companion.events import CardLanded, Event
 from companion.vision.types import Frame, Sighting
-
-
-def test_vision_zones_get_the_tables_names() -> None:
-    assert [table_zone(z) for z in ("play:1", "play:2", "deck", "crib", None)] == [
-        "player0",
-        "player1",
-        "starter",
-        "crib",
-        "unknown",
-    ]
 
 
 class _Truth:
@@ -41,7 +31,8 @@ def test_a_folder_of_frames_becomes_card_landed_events(tmp_path: Path) -> None:
         assert shot.frame is not None
         cv2.imwrite(str(tmp_path / f"{number:04d}.png"), shot.frame)
     posted: list[Event] = []
-    feed = CameraFeed(str(tmp_path), posted.append, recogniser=_Truth([truth_sightings(s) for s in shots]))
+    truths = _Truth([truth_sightings(s) for s in shots])
+    feed = CameraFeed(str(tmp_path), lambda event, _: posted.append(event), recogniser=truths)
     feed.start()
     feed.join(30)
     feed.stop()

@@ -150,7 +150,8 @@ def test_text_shows_exactly_the_lit_holes(a: int, b: int, c: int, d: int) -> Non
     leds = draw(state, LAYOUT)
     text = render_text(LAYOUT, leds)
     lit = {hole for hole, _ in _lit_holes(state).items()}
-    assert text.count("#") == len(lit)
+    assert text.count("#") + text.count("+") == len(lit)
+    assert text.count("+") == (0 < min(a, b) != max(a, b)) + (0 < min(c, d) != max(c, d))  # rear pegs
     assert text.count(".") == 242 - len(lit)
     assert text.count("o") == 4
 

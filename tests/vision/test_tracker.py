@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from companion.cards import Card
-from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, TableEvent, Tracker
-from companion.vision.types import BACK, UNKNOWN, Sighting
+from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, TableEvent, Tracker
+from companion.vision.types import BACK, UNKNOWN, Sighting, seen_from_text
 from companion.vision.zones import CRIB, DECK, TableLayout, play_zone
 
 FPS = 30.0
@@ -18,7 +18,9 @@ P2 = (640.0, 130.0)  # player 2's side
 def seen(label: str, at: tuple[float, float], confidence: float = 0.97) -> Sighting:
     x, y = at
     return Sighting(
-        label, confidence, ((x - 20, y - 30), (x + 20, y - 30), (x + 20, y + 30), (x - 20, y + 30))
+        seen_from_text(label),
+        confidence,
+        ((x - 20, y - 30), (x + 20, y - 30), (x + 20, y + 30), (x - 20, y + 30)),
     )
 
 
@@ -107,11 +109,68 @@ def test_a_card_still_sliding_is_not_reported_until_it_rests() -> None:
     assert n >= 12 and isinstance(event, CardAppeared) and event.position == (560.0, 600.0)
 
 
-def test_backs_unknowns_and_unsure_readings_make_no_events() -> None:
-    frames = [
-        [seen(BACK, P1), seen(UNKNOWN, P2), seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(40)
-    ]
-    assert run(frames) == []
+def test_backs_make_no_events() -> None:
+    assert run([[seen(BACK, P1), seen(BACK, P2)] for _ in range(60)]) == []
+
+
+def test_a_card_lying_still_unread_is_reported_once_after_about_a_second() -> None:
+    frames = [[seen(UNKNOWN, P2, confidence=0.4)] for _ in range(90)]
+    events = run(frames)
+    assert [type(e) for _, e in events] == [CardUnread]
+    n, event = events[0]
+    assert isinstance(event, CardUnread) and event.zone == play_zone(2)
+    assert 0.9 <= n / FPS <= 1.3
+    assert event.reading.candidates == ()
+
+
+def test_a_name_read_only_unsurely_is_asked_about_with_that_name_first() -> None:
+    frames = [[seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(60)]
+    events = [e for _, e in run(frames)]
+    assert len(events) == 1 and isinstance(events[0], CardUnread)
+    assert events[0].reading.candidates == (Card.parse("4c"),)
+
+
+def test_a_name_read_at_0_75_over_the_frames_is_taken() -> None:
+    events = [e for _, e in run([[seen("8d", P1, confidence=0.75)] for _ in range(20)])]
+    assert [type(e) for e in events] == [CardAppeared] and events[0].card == Card.parse("8d")
+
+
+def test_one_misread_frame_among_good_ones_is_outvoted() -> None:
+    frames = [[seen("6h", P1)] for _ in range(2)] + [[seen("8h", P1, confidence=0.9)]]
+    frames += [[seen("6h", P1)] for _ in range(30)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardAppeared]
+    assert events[0].card == Card.parse("6h")
+    assert events[0].reading.candidates == (Card.parse("6h"), Card.parse("8h"))
+
+
+def test_a_name_that_keeps_changing_is_not_guessed_but_asked() -> None:
+    frames = [[seen("6h" if n % 2 else "8h", P1)] for n in range(60)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardUnread]
+    assert set(events[0].reading.candidates) == {Card.parse("6h"), Card.parse("8h")}
+
+
+def test_the_game_settles_a_close_reading_and_the_reason_is_kept() -> None:
+    tracker = Tracker(LAYOUT)
+    tracker.excluded = {Card.parse("8h"): "is already played"}
+    frames = [[seen("6h" if n % 2 else "8h", P1)] for n in range(20)]
+    events = [e for _, e in run(frames, tracker)]
+    assert [type(e) for e in events] == [CardAppeared]
+    assert events[0].card == Card.parse("6h")
+    assert events[0].reading.ruled_out == ((Card.parse("8h"), "is already played"),)
+
+
+def test_a_card_lifted_and_laid_again_at_once_makes_no_event() -> None:
+    frames = [[seen("Jd", P1)] for _ in range(30)] + [[] for _ in range(12)]
+    frames += [[seen("Jd", (P1[0] + 30, P1[1] - 10))] for _ in range(30)]
+    assert [type(e) for _, e in run(frames)] == [CardAppeared]
+
+
+def test_a_card_lifted_for_long_and_laid_again_leaves_and_appears_again() -> None:
+    frames = [[seen("Jd", P1)] for _ in range(30)] + [[] for _ in range(45)]
+    frames += [[seen("Jd", P1)] for _ in range(30)]
+    assert [type(e) for _, e in run(frames)] == [CardAppeared, CardLeft, CardAppeared]
 
 
 def test_a_card_seen_twice_in_one_frame_is_still_one_card() -> None:

@@ -7,12 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.vision.types import Sighting
+from companion.vision.types import Sighting, Zone, seen_from_text
 from companion.vision.zones import CRIB, DECK, TableLayout, calibrate, play_zone
 
 
 def at(label: str, x: float, y: float) -> Sighting:
-    return Sighting(label, 0.99, ((x - 10, y - 10), (x + 10, y - 10), (x + 10, y + 10), (x - 10, y + 10)))
+    return Sighting(
+        seen_from_text(label), 0.99, ((x - 10, y - 10), (x + 10, y - 10), (x + 10, y + 10), (x - 10, y + 10))
+    )
 
 
 def test_marker_cards_define_the_zones() -> None:
@@ -57,3 +59,19 @@ def test_a_broken_layout_file_is_a_clear_error(tmp_path: Path) -> None:
     path.write_text('{"size": [10]}')
     with pytest.raises(ValueError, match="not a table layout"):
         TableLayout.load(path)
+
+
+def test_zones_are_the_tables_own_names() -> None:
+    layout = TableLayout.default(1280, 720)
+    assert set(layout.zones) == {Zone.PLAYER0, Zone.PLAYER1, Zone.STARTER, Zone.CRIB}
+    assert layout.zone_at((640, 700)) == "player0" and layout.zone_at((300, 360)) == "starter"
+
+
+def test_a_layout_saved_under_the_old_zone_names_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text(
+        '{"size": [1280, 720], "zones": {"play:1": [640, 600], "play:2": [640, 100], "deck": [300, 360]}}'
+    )
+    layout = TableLayout.load(path)
+    assert layout.zone_at((640, 700)) is Zone.PLAYER0
+    assert layout.zone_at((250, 360)) is Zone.STARTER

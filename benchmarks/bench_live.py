@@ -1,0 +1,221 @@
+"""The live table from pixels: the demo's film read through the camera feed, clean and degraded.
+
+For each condition (the film as drawn; blurred; a glare spot from a lamp; sensor noise; heavy JPEG; the
+camera tilted) the whole demo game (or its first ``--deals``) is read by the real card recognition
+through :class:`~companion.app.camera.CameraFeed` -- the code the Pi runs -- into the table, and every
+card the camera gave the game is checked against the film:
+
+* **right**: the card given is one the film has lying face up in that zone;
+* **wrong**: it is not (a misread that reached the game);
+* **asked**: the table asked the players (an unread card, or one that did not fit), answered from the
+  film as a player would;
+* **landing -> board**: from the first picture in which a card lies still after the hand has gone, to
+  the board showing its result: the camera's time between those pictures (at 30 a second) plus the time
+  the computer took for the last one (recognition, tracking, the game, the board).  The target is
+  under 300 ms, with no wrong card and at most one question a game.
+
+Run: ``python benchmarks/bench_live.py`` (all conditions, the whole game: several minutes) or
+``--deals 2 --only clean,blur``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from companion.app.config import TableConfig
+from companion.app.frames import FPS, HEIGHT, WIDTH, FilmFrame, TableFilm, play_film
+from companion.app.loop import GameLoop
+from companion.app.simulate import Recording, demo_recording
+from companion.app.store import Journal
+from companion.app.table import Table
+from companion.app.view import deal_rows
+from companion.events import CardLanded, CardLifted, Event
+from companion.vision.recognise import Recogniser
+from companion.vision.types import Frame, Sighting
+
+Degrade = Callable[[Frame, np.random.Generator], Frame]
+
+
+def _blur(frame: Frame, rng: np.random.Generator) -> Frame:
+    return np.asarray(cv2.GaussianBlur(frame, (0, 0), 1.6), np.uint8)
+
+
+def _glare(frame: Frame, rng: np.random.Generator) -> Frame:
+    disc = np.zeros(frame.shape[:2], np.float32)
+    cv2.circle(disc, (int(0.55 * WIDTH), int(0.62 * HEIGHT)), 150, 1.0, -1)
+    spot = np.asarray(cv2.GaussianBlur(disc, (0, 0), 60), np.float32)[..., None]
+    return np.asarray(np.clip(frame * (1 - 0.6 * spot) + 255 * 0.6 * spot, 0, 255), np.uint8)
+
+
+def _noise(frame: Frame, rng: np.random.Generator) -> Frame:
+    return np.asarray(np.clip(frame + rng.normal(0, 8, frame.shape), 0, 255), np.uint8)
+
+
+def _jpeg(frame: Frame, rng: np.random.Generator) -> Frame:
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 35])
+    assert ok
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+
+
+_TILT = cv2.getPerspectiveTransform(
+    np.array([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]], np.float32),
+    np.array([[40, 20], [WIDTH - 40, 20], [WIDTH, HEIGHT], [0, HEIGHT]], np.float32),
+)
+
+
+def _tilt(frame: Frame, rng: np.random.Generator) -> Frame:
+    """The camera tilted about ten degrees towards the far player: the far side smaller."""
+    return np.asarray(
+        cv2.warpPerspective(frame, _TILT, (WIDTH, HEIGHT), borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
+
+
+CONDITIONS: dict[str, Degrade | None] = {
+    "clean": None,
+    "blur": _blur,
+    "glare": _glare,
+    "noise": _noise,
+    "jpeg": _jpeg,
+    "tilt": _tilt,
+}
+
+
+class _Film(TableFilm):
+    """The film degraded, noting when each card comes to rest (the first picture after the hand)."""
+
+    def __init__(self, recording: Recording, degrade: Degrade | None) -> None:
+        super().__init__(recording)
+        self.degrade = degrade
+        self.rested: dict[int, float] = {}
+        self._noise = np.random.default_rng(7)
+
+    def __iter__(self) -> Iterator[FilmFrame]:
+        frames_of: dict[int, int] = {}
+        for shot in super().__iter__():
+            if shot.frame is not None:
+                frames_of[shot.index] = frames_of.get(shot.index, 0) + 1
+                if frames_of[shot.index] == 3:  # two pictures of the hand, then the card at rest
+                    self.rested.setdefault(shot.index, shot.time)
+                if self.degrade is not None:
+                    shot = replace(shot, frame=self.degrade(shot.frame, self._noise))
+            yield shot
+
+
+def _deals(recording: Recording, deals: int | None) -> Recording:
+    if deals is None:
+        return recording
+    starters = [
+        i for i, e in enumerate(recording.events) if isinstance(e, CardLanded) and e.zone == "starter"
+    ]
+    if deals >= len(starters):
+        return recording
+    end = starters[deals]
+    lifts = [i for i in range(starters[deals - 1], end) if isinstance(recording.events[i], CardLifted)]
+    return replace(recording, events=recording.events[: lifts[0] if lifts else end])
+
+
+def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Recogniser) -> dict[str, float]:
+    film = _Film(recording, degrade)
+    table = Table(
+        Journal(":memory:"), TableConfig(players=("Ann", "Bob"), mode=recording.mode, games_to_win=1)
+    )
+    loop = GameLoop(table)
+    right = wrong = 0
+    delays: list[float] = []
+    wrongs: list[str] = []
+    slow: list[str] = []
+    answers: list[str] = []
+
+    def check(_: Table, event: Event | None) -> None:
+        nonlocal right, wrong
+        if not isinstance(event, CardLanded) or event.card == "unknown" or event.at <= 0:
+            return
+        lying = [c.card for c in film._table.laid if c.zone == event.zone]
+        if event.card in lying:
+            right += 1
+        else:
+            wrong += 1
+            wrongs.append(f"{event.card} in {event.zone} (lying there: {', '.join(lying) or 'nothing'})")
+        landed = [
+            i
+            for i, e in enumerate(recording.events)
+            if isinstance(e, CardLanded)
+            and e.card == event.card
+            and e.zone == event.zone
+            and i in film.rested
+        ]
+        if landed:
+            now = film.time  # the picture being read when the card was given
+            delays.append(now - film.rested[landed[-1]] + (time.monotonic() - event.at))
+            if delays[-1] > 0.3:
+                slow.append(f"{event.card} in {event.zone}: {delays[-1] * 1000:.0f} ms")
+
+    loop.listeners.append(check)
+    loop.start()
+    started = time.perf_counter()
+    try:
+        frames = play_film(film, loop, _reader(recogniser), answers=answers)
+        loop.wait_idle(30)
+    finally:
+        loop.stop()
+    seconds = time.perf_counter() - started
+    played = sum(1 for e in recording.events if isinstance(e, CardLanded) and e.zone == "starter")
+    rows = [tuple(r["scores"]) for r in deal_rows(table.game)][:played]
+    deals_right = sum(1 for a, b in zip(rows, recording.deal_scores, strict=False) if a == b)
+    median = statistics.median(delays) * 1000 if delays else float("nan")
+    worst = max(delays) * 1000 if delays else float("nan")
+    print(
+        f"{name:6} {frames:5d} pictures  cards right {right:3d}  wrong {wrong}  asked {len(answers)}  "
+        f"landing->board median {median:4.0f} ms, worst {worst:4.0f} ms, "
+        f"{sum(d <= 0.3 for d in delays)} of {len(delays)} within 300 ms  "
+        f"deals scored as the referee {deals_right}/{played}  ({seconds:.0f} s)",
+        flush=True,
+    )
+    for line in wrongs:
+        print(f"       wrong: {line}")
+    for line in answers:
+        print(f"       asked: {line}")
+    if slow:
+        print(f"       over 300 ms: {'; '.join(slow)}")
+    return {"right": right, "wrong": wrong, "asked": len(answers), "median_ms": median}
+
+
+def _reader(recogniser: Recogniser) -> Callable[[FilmFrame], list[Sighting]]:
+    def read(shot: FilmFrame) -> list[Sighting]:
+        assert shot.frame is not None
+        return recogniser.detect(shot.frame)
+
+    return read
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, help="only the first N deals of the demo game")
+    parser.add_argument("--only", help="comma-separated conditions: " + ",".join(CONDITIONS))
+    args = parser.parse_args(argv)
+    names = args.only.split(",") if args.only else list(CONDITIONS)
+    unknown = [n for n in names if n not in CONDITIONS]
+    if unknown:
+        print(
+            f"bench_live: no condition called {unknown[0]!r} (have {', '.join(CONDITIONS)})", file=sys.stderr
+        )
+        return 2
+    recording = _deals(demo_recording(), args.deals)
+    recogniser = Recogniser(filmed=True)
+    what = f"the demo game ({len(recording.events)} events, {FPS:.0f} pictures a second)"
+    print(f"{what}, read through the camera feed", flush=True)
+    for name in names:
+        run(name, CONDITIONS[name], recording, recogniser)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The live table from pixels: films read by the real card recognition through the camera feed (the code
+the Pi runs), with what goes wrong at a real table -- a card glared so it cannot be read, one misread
+frame, a photo of another game put under the camera."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.app.camera import CameraFeed
+from companion.app.deck import Deck, load_deck
+from companion.app.frames import FilmFrame, TableFilm, play_film
+from companion.app.loop import GameLoop
+from companion.app.simulate import Recording, script_game
+from companion.events import CardLanded, CardLifted, Event
+from companion.rules.game import Play
+from companion.vision.recognise import Recogniser
+from companion.vision.scene import compose, wood
+
+from .helpers import table
+
+DEALS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cards" / "real-deals"
+
+
+def first_deal() -> tuple[Recording, int, tuple[int, int]]:
+    """The first deal of a scripted game (pegging, goes and a crib, no jack), where its play starts, and
+    the referee's score after it."""
+    whole = script_game(21)
+    starter = next(i for i, e in enumerate(whole.events) if isinstance(e, CardLanded) and e.zone == "starter")
+    end = next(i for i, e in enumerate(whole.events) if i > starter and isinstance(e, CardLifted))
+    return replace(whole, events=whole.events[:end]), starter, whole.deal_scores[0]
+
+
+def laid_in_play(deal: Recording, starter: int) -> list[str]:
+    return [e.card for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
+
+
+def glared(deck: Deck, card: str) -> Deck:
+    """The deck with one card washed out by a lamp's glare: index and pips all but gone."""
+    face = deck.face(card)
+    h, w = face.shape[:2]
+    white = face.copy()
+    cv2.ellipse(white, (w // 2, h // 2), (int(w * 0.62), int(h * 0.6)), 0, 0, 360, (250, 250, 250), -1)
+    faces = dict(deck.faces)
+    faces[card] = np.asarray(cv2.addWeighted(face, 0.08, white, 0.92, 0), np.uint8)
+    return Deck(faces, deck.back)
+
+
+class _OneMisreadFrame(TableFilm):
+    """The film with one frame, while ``card`` lies at rest, showing ``other`` in its place."""
+
+    def __init__(self, recording: Recording, card: str, other: str) -> None:
+        super().__init__(recording)
+        self.card, self.other = card, other
+
+    def __iter__(self) -> Iterator[FilmFrame]:
+        rest = 0
+        for shot in super().__iter__():
+            on_top = self._table.laid[-1] if self._table.laid else None
+            if shot.frame is not None and on_top is not None and on_top.card == self.card:
+                rest += 1
+                if rest == 4:  # the second frame after the hand has gone
+                    frame = compose(shot.frame, [self.deck.face(self.other)], [on_top.placement])
+                    shot = replace(shot, frame=frame)
+            yield shot
+
+
+def run(film: TableFilm, answers: list[str], said: list[str]) -> tuple[object, GameLoop, int]:
+    recogniser = Recogniser(filmed=True)
+    played = table()
+    loop = GameLoop(played)
+    loop.start()
+    try:
+        frames = play_film(
+            film, loop, lambda shot: recogniser.detect(shot.frame), answers=answers, say=said.append
+        )
+        assert loop.wait_idle()
+    finally:
+        loop.stop()
+    return played, loop, frames
+
+
+def test_a_glared_card_is_asked_about_live_and_the_answer_continues_the_deal() -> None:
+    deal, starter, score = first_deal()
+    cards = laid_in_play(deal, starter)
+    hidden = cards[0]  # the first card of the play: a glared card lying on another is not seen at all
+    answers: list[str] = []
+    said: list[str] = []
+    film = TableFilm(deal, deck=glared(load_deck(), hidden))
+    played, loop, _ = run(film, answers, said)
+    assert any("cannot be read" in line for line in said), said
+    assert len(answers) == 1 and "could not read the card" in answers[0] and answers[0].endswith(hidden)
+    game = played.game  # type: ignore[attr-defined]
+    assert [str(a.card) for a in game.actions if isinstance(a, Play)] == cards
+    assert tuple(game.scores) == score and not loop.errors
+
+
+def test_one_misread_frame_among_good_ones_makes_no_wrong_score_and_no_question() -> None:
+    deal, starter, score = first_deal()
+    cards = laid_in_play(deal, starter)
+    card = cards[3]
+    other = "10h" if card != "10h" else "10s"
+    assert other not in cards
+    answers: list[str] = []
+    said: list[str] = []
+    played, loop, _ = run(_OneMisreadFrame(deal, card, other), answers, said)
+    assert not loop.errors
+    assert answers == [] and not any(other in line for line in said), said
+    game = played.game  # type: ignore[attr-defined]
+    assert [str(a.card) for a in game.actions if isinstance(a, Play)] == cards
+    assert tuple(game.scores) == score
+
+
+@pytest.mark.skipif(not DEALS.is_dir(), reason="the shared card photos are not beside the repository")
+def test_a_photo_of_another_game_feeds_nothing_and_is_reported_once(tmp_path: Path) -> None:
+    """An empty table, then a real photo of a whole bridge deal (dozens of cards face up at once) under
+    the camera: no cut, starter or play is taken from it, and it is reported once."""
+    photo = cv2.imread(str(DEALS / "deal1-md-sq.jpg"))
+    empty = wood(photo.shape[1], photo.shape[0], light=True)
+    for n in range(20):
+        cv2.imwrite(str(tmp_path / f"{n:04d}.png"), empty if n < 12 else photo)
+    posted: list[Event] = []
+    said: list[str] = []
+    feed = CameraFeed(str(tmp_path), lambda event, _: posted.append(event), say=said.append)
+    feed.watch.follow(table(), None)
+    assert feed.run() == 20
+    assert [e for e in posted if isinstance(e, CardLanded)] == []
+    assert len(said) == 1 and "cards appeared at once" in said[0], said

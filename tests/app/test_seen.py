@@ -1,0 +1,130 @@
+"""The watch between the camera's tracker and the table: only what a table can do reaches the game, a
+close reading is settled by the cards the game rules out, an unread card is asked about.
+
+Sightings here are made by hand, 30 frames a second, at the spots the usual layout gives each zone
+(the pixel tests of the same behaviour are in ``test_live_film.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.app.seen import GameView, Watch, allowance
+from companion.cards import Card
+from companion.events import CardLanded, CardLifted, Event
+from companion.vision.types import UNKNOWN, Sighting, Zone, seen_from_text
+from companion.vision.zones import TableLayout
+
+from .helpers import feed, lay, table
+
+FPS = 30.0
+LAYOUT = TableLayout.default(1280, 720)
+NEAR = (640.0, 600.0)  # in front of the first player (Ann)
+FAR = (640.0, 130.0)  # in front of the second (Bob)
+CRIB = (870.0, 360.0)
+
+
+def seen(label: str, at: tuple[float, float], confidence: float = 0.97) -> Sighting:
+    x, y = at
+    corners = ((x - 20, y - 30), (x + 20, y - 30), (x + 20, y + 30), (x - 20, y + 30))
+    return Sighting(seen_from_text(label), confidence, corners)
+
+
+def watch_frames(watch: Watch, frames: Sequence[Sequence[Sighting]], start: int = 0) -> list[Event]:
+    out: list[Event] = []
+    for n, sightings in enumerate(frames, start):
+        out += watch.see(list(sightings), n / FPS, at=1.0)
+    return out
+
+
+def in_play() -> GameView:
+    """The view of a game in the play: 5c is the starter, 9h already laid by Ann."""
+    return GameView(
+        "play", {Card.parse("5c"): "is the starter", Card.parse("9h"): "is already played"}, ("Ann", "Bob")
+    )
+
+
+def landed(events: Sequence[Event]) -> list[tuple[str, str]]:
+    return [(e.card, e.zone) for e in events if isinstance(e, CardLanded)]
+
+
+def test_the_phase_says_how_many_cards_a_zone_may_take_at_once() -> None:
+    assert allowance("play", Zone.PLAYER0) == 1
+    assert allowance("cut-for-deal", Zone.STARTER) == 0
+    assert allowance("show", Zone.CRIB) == 4
+    assert allowance("play", Zone.CRIB) == 1
+
+
+def test_a_card_laid_in_the_play_is_fed_once_in_its_zone_and_said() -> None:
+    said: list[str] = []
+    watch = Watch(LAYOUT, say=said.append)
+    watch.view = in_play()
+    events = watch_frames(watch, [[seen("7d", FAR)] for _ in range(30)])
+    assert landed(events) == [("7d", "player1")]
+    assert said == ["7d in front of Bob"]
+
+
+def test_cards_laid_by_both_players_in_turn_are_each_fed() -> None:
+    watch = Watch(LAYOUT)
+    watch.view = in_play()
+    frames = [[seen("7d", FAR)] for _ in range(5)] + [[seen("7d", FAR), seen("2s", NEAR)] for _ in range(30)]
+    assert landed(watch_frames(watch, frames)) == [("7d", "player1"), ("2s", "player0")]
+
+
+def test_a_hand_shown_in_the_play_is_held_and_reported_once() -> None:
+    said: list[str] = []
+    watch = Watch(LAYOUT, say=said.append)
+    watch.view = in_play()
+    hand = [seen(c, (520.0 + 74 * k, 600.0)) for k, c in enumerate(("Ks", "Qd", "3c", "4h"))]
+    events = watch_frames(watch, [hand for _ in range(60)])
+    assert landed(events) == []
+    assert len(said) == 1 and said[0].startswith("4 cards appeared at once")
+    # Taken away, they are forgotten; the next card laid is fed as usual.
+    events = watch_frames(watch, [[] for _ in range(40)], start=60)
+    assert landed(events) == [] and not any(isinstance(e, CardLifted) for e in events)
+    events = watch_frames(watch, [[seen("Kd", FAR)] for _ in range(20)], start=100)
+    assert landed(events) == [("Kd", "player1")]
+
+
+def test_a_close_reading_is_settled_by_a_card_already_played_and_the_reason_shown() -> None:
+    said: list[str] = []
+    watch = Watch(LAYOUT, say=said.append)
+    watch.view = in_play()
+    frames = [[seen("6h" if n % 2 else "9h", NEAR)] for n in range(30)]
+    events = watch_frames(watch, frames)
+    assert landed(events) == [("6h", "player0")]
+    event = next(e for e in events if isinstance(e, CardLanded))
+    assert event.why == "read 6h or 9h; 9h is already played: 6h"
+    assert said == ["6h in front of Ann (read 6h or 9h; 9h is already played: 6h)"]
+
+
+def test_a_card_that_stays_unread_is_asked_about_with_the_likely_cards_first() -> None:
+    watch = Watch(LAYOUT)
+    watch.view = in_play()
+    frames = [[seen("6h", NEAR, 0.55) if n % 3 == 0 else seen(UNKNOWN, NEAR, 0.4)] for n in range(45)]
+    events = watch_frames(watch, frames)
+    unread = [e for e in events if isinstance(e, CardLanded)]
+    assert [(e.card, e.zone, e.likely) for e in unread] == [("unknown", "player0", ("6h",))]
+
+
+def test_the_table_asks_with_the_likely_card_first_and_the_answer_goes_on() -> None:
+    played = table()
+    feed(played, lay("player0 2c", "player1 Kd"))  # Ann cuts low: she deals
+    feed(played, lay("starter 5c", "player1 9h"))
+    played.handle(CardLanded("unknown", "player0", likely=("6h", "8h")))
+    question = played.correction
+    assert question is not None and question.choices[:2] == ("6h", "8h")
+    assert "9h" not in question.choices  # already played: never offered
+    from companion.events import PegClaim
+
+    played.handle(PegClaim(0))  # the knob pressed on the first choice
+    assert played.correction is None
+    assert [str(c) for _, c in played.game.snapshot().deal_cards][-1] == "6h"
+
+
+def test_how_a_reading_was_settled_is_shown_and_kept_in_the_journal() -> None:
+    played = table()
+    feed(played, lay("player0 2c", "player1 Kd", "starter 5c", "player1 9h"))
+    why = "read 6h or 9h; 9h is already played: 6h"
+    played.handle(CardLanded("6h", "player0", why=why))
+    assert played.notice == why and played.correction is None
+    assert played.journal.note(played.match_id, "camera") == [why]
