@@ -21,6 +21,7 @@ Run: ``python benchmarks/bench_live.py`` (all conditions, the whole game: severa
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -200,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, help="only the first N deals of the demo game")
     parser.add_argument("--only", help="comma-separated conditions: " + ",".join(CONDITIONS))
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args(argv)
     names = args.only.split(",") if args.only else list(CONDITIONS)
     unknown = [n for n in names if n not in CONDITIONS]
@@ -212,8 +214,15 @@ def main(argv: list[str] | None = None) -> int:
     recogniser = Recogniser(filmed=True)
     what = f"the demo game ({len(recording.events)} events, {FPS:.0f} pictures a second)"
     print(f"{what}, read through the camera feed", flush=True)
+    figures: dict[str, str] = {}
     for name in names:
-        run(name, CONDITIONS[name], recording, recogniser)
+        result = run(name, CONDITIONS[name], recording, recogniser)
+        figures[name] = (
+            f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked; "
+            f"landing to board median {result['median_ms']:.0f} ms"
+        )
+    if args.json:
+        print(json.dumps(figures))
     return 0
 
 

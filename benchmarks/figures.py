@@ -111,6 +111,17 @@ BENCHES = (
         4.0,
     ),
     Bench(
+        "live",
+        "bench_live.py",
+        "The demo game filmed and read through the camera feed the Pi runs, clean and with blur, glare, "
+        "noise, JPEG and a tilted camera: cards decided right, wrong and asked about, and a card landing to "
+        "the board (target: no wrong decision, at most one question a game, under 300 ms).",
+        (),
+        ("--deals", "3", "--only", "clean,tilt"),
+        20.0,
+        4.0,
+    ),
+    Bench(
         "scoreboard",
         "bench_scoreboard.py",
         "The scoreboard probed as a stranger on the pub's Wi-Fi would: the right PIN under a flood of wrong "
