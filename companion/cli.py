@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "companion.rules.replay_cli",
     "companion.board.cli",
     "companion.app.cli",
+    "companion.app.backup_cli",
 )
 
 

@@ -4,6 +4,7 @@ SD card turned read-only, a damaged file) stops the table loudly instead of losi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -214,3 +215,44 @@ def test_a_damaged_journal_is_one_sentence_never_a_traceback(
         assert status == 1 and len(lines) == 1, f"damage {attempt}: {err}"
         assert str(damaged) in lines[0] and "crib backup" in lines[0], lines[0]
     assert outcomes["refused"] > 0  # the damage was found at least once, or the test damaged nothing
+
+
+def test_crib_backup_copies_a_game_being_played_into_one_file_that_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recording = script_game(11)
+    path = tmp_path / "game.json"
+    recording.save(path)
+    db = tmp_path / "crib.db"
+    process = crib_play(db, path)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            with contextlib.suppress(sqlite3.OperationalError):  # its tables are not made yet
+                if db.exists() and len(journal(db)) >= 20:
+                    break
+            time.sleep(0.05)
+        assert process.poll() is None, "the game ended before the backup: make the replay slower"
+        copies = tmp_path / "copies"
+        copies.mkdir()
+        assert main(["backup", str(copies), "--db", str(db)]) == 0
+        (copy,) = copies.iterdir()
+        assert f"copied {db} to {copy}" in capsys.readouterr().out
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.communicate(timeout=30)
+    assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
+    saved = journal(copy)
+    assert len(saved) >= 20 and journal(db)[: len(saved)] == saved
+    # The copy is a game that crib play resumes and finishes as the uninterrupted game does.
+    finish = crib_play(copy, path)
+    out, err = finish.communicate(timeout=120)
+    assert finish.returncode == 0, err
+    assert result(out)["scores"] == list(recording.final)
+
+
+def test_crib_backup_of_a_missing_database_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["backup", str(tmp_path), "--db", str(tmp_path / "none.db")]) == 1
+    assert capsys.readouterr().err == f"crib: there is no game database at {tmp_path / 'none.db'}\n"
