@@ -17,11 +17,23 @@ import serial
 from companion.board.layout import Layout
 from companion.board.link import BoardLink
 from companion.board.protocol import Frame, FrameDecoder
-from companion.board.sim import DEFAULT_FIRMWARE, DEFAULT_HARNESS, SimulatedBoard
+from companion.board.sim import DEFAULT_FIRMWARE, DEFAULT_HARNESS, LedFrame, SimulatedBoard
 from companion.board.state import BoardState, Colour, Mode, Pegs, Tentative
 from companion.board.virtual import VirtualBoard, current_ma, draw
 
 LAYOUT = Layout.load()
+
+
+def _show(link: BoardLink, firmware: SimulatedBoard, state: BoardState) -> LedFrame:
+    """Show ``state``; return the frame the firmware latched for it.
+
+    The firmware answers a STATE only once its frame is out, so that frame is the last one finished before
+    the reply -- whatever frames of an earlier animation the harness reports late on a busy machine.
+    """
+    mark = len(firmware.events)
+    link.show(state)
+    reply = firmware.wait_event("reply", after=mark, timeout=10.0)
+    return [frame for frame in firmware.frames if frame.sim_us <= float(str(reply["us"]))][-1]
 
 
 def _random_state(rng: random.Random) -> BoardState:
@@ -52,9 +64,7 @@ def test_static_states_light_the_same_leds_as_the_firmware(firmware: SimulatedBo
     states += [_random_state(rng) for _ in range(25)]
     with BoardLink(firmware.port, heartbeat=None) as link:
         for state in states:
-            before = firmware.frame_count
-            link.show(state)
-            frame = firmware.wait_frame(after=before, timeout=2.0)
+            frame = _show(link, firmware, state)
             expected = draw(state, LAYOUT)
             assert [Colour(*rgb) for rgb in frame.leds] == list(expected), state
 
@@ -63,9 +73,7 @@ def test_a_full_white_win_is_capped_alike(firmware: SimulatedBoard) -> None:
     white = Colour(255, 255, 255)
     state = BoardState(Mode.WIN, 255, (Pegs(100, 121, white), Pegs(80, 90, white)), None, 0)
     with BoardLink(firmware.port, heartbeat=None) as link:
-        before = firmware.frame_count
-        link.show(state)
-        frame = firmware.wait_frame(after=before, timeout=2.0)
+        frame = _show(link, firmware, state)
         expected = draw(state, LAYOUT, phase_s=0.0)
         assert current_ma(expected) <= 1500
         assert [Colour(*rgb) for rgb in frame.leds] == list(expected)
@@ -85,9 +93,7 @@ def test_the_first_frame_of_each_animation_is_drawn_alike(
     firmware: SimulatedBoard, state: BoardState
 ) -> None:
     with BoardLink(firmware.port, heartbeat=None) as link:
-        before = firmware.frame_count
-        link.show(state)
-        frame = firmware.wait_frame(after=before, timeout=2.0)
+        frame = _show(link, firmware, state)
         assert [Colour(*rgb) for rgb in frame.leds] == list(draw(state, LAYOUT, phase_s=0.0))
         link.show(BoardState.playing((0, 0), (0, 0)))
 
@@ -95,9 +101,7 @@ def test_the_first_frame_of_each_animation_is_drawn_alike(
 def test_the_first_frame_of_a_claim_shows_the_claimed_hole(firmware: SimulatedBoard) -> None:
     state = BoardState.playing((10, 20), (30, 40), tentative=Tentative(1, 47))
     with BoardLink(firmware.port, heartbeat=None) as link:
-        before = firmware.frame_count
-        link.show(state)
-        frame = firmware.wait_frame(after=before, timeout=2.0)
+        frame = _show(link, firmware, state)
         assert [Colour(*rgb) for rgb in frame.leds] == list(draw(state, LAYOUT, phase_s=0.0))
         link.show(BoardState.playing((0, 0), (0, 0)))
 
@@ -106,9 +110,8 @@ def test_a_waiting_question_flashes_alike(firmware: SimulatedBoard) -> None:
     """The board steps its animations every 250 ms: step k is drawn as the virtual board at k / 4 s."""
     state = BoardState.playing((10, 20), (0, 0), tentative=Tentative(1, 47), question=True)
     with BoardLink(firmware.port, heartbeat=None) as link:
-        before = firmware.frame_count
-        link.show(state)
-        frames = [firmware.wait_frame(after=before + k, timeout=2.0) for k in range(4)]
+        first = _show(link, firmware, state)
+        frames = [first] + [firmware.wait_frame(after=first.number + k - 1, timeout=5.0) for k in range(1, 4)]
         for k, frame in enumerate(frames):
             expected = draw(state, LAYOUT, phase_s=k * 0.25 + 0.1)
             assert [Colour(*rgb) for rgb in frame.leds] == list(expected), k
