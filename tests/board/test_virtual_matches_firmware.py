@@ -168,11 +168,19 @@ def test_every_request_is_answered_exactly_as_the_firmware_answers_it(firmware: 
                 break
             assert time.monotonic() < deadline, "the simulated chip did not start"
         still = Frame(0x1F, "STATE", ("m=game",)).encode()  # not the idle animation: no refresh races
+        before = firmware.frame_count
         port.write(still)
         # A late banner or answers to PINGs sent while it booted may come first: read past them.
         while (line := port.readline()) != Frame(0x1F, "OK").encode():
-            assert line.startswith((b"@00 READY", b"@1D OK")), line
+            assert line.startswith((b"@00 READY", b"@1D OK")) or not line, line
             assert time.monotonic() < deadline, "the simulated chip did not take the first STATE"
+            if not line:  # lost in the idle animation's refresh, as a real chip loses it: send it again
+                port.write(still)
+        # PINGs sent while the chip ran its idle animation may have been lost (that is why the host waits
+        # for replies). Once the harness reports the dark frame of m=game, it has reported those losses
+        # too (one stream, in order); from then on the host waits for each reply, so none may be lost.
+        firmware.wait_for_frame(lambda frame: frame.number > before and not any(frame.rgb), timeout=10.0)
+        lost = firmware.lost_count
         port.write(Frame(0x1E, "HELLO").encode())
         (hello,) = FrameDecoder().feed(port.readline())
         assert isinstance(hello, Frame)
@@ -183,4 +191,4 @@ def test_every_request_is_answered_exactly_as_the_firmware_answers_it(firmware: 
             port.write(request)
             answer = port.readline() if request.endswith(b"\n") and b"@" in request else port.read(100)
             assert answer == virtual.receive(request), request
-        assert firmware.lost_count == 0
+        assert firmware.lost_count == lost
