@@ -518,6 +518,10 @@ class BoardLink:
     def _set_trouble(self, trouble: str) -> None:
         if trouble == self._trouble:
             return
+        if trouble and not self._trouble:  # said once when it starts, not at every retry
+            log.warning("%s; the game goes on, and the board is shown it once it answers", trouble)
+        elif not trouble:
+            log.info("the board at %s answers again", self.url)
         self._trouble = trouble
         for listener in list(self.listeners):
             try:
