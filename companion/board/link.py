@@ -518,10 +518,11 @@ class BoardLink:
     def _set_trouble(self, trouble: str) -> None:
         if trouble == self._trouble:
             return
-        if trouble and not self._trouble:  # said once when it starts, not at every retry
-            log.warning("%s; the game goes on, and the board is shown it once it answers", trouble)
-        elif not trouble:
-            log.info("the board at %s answers again", self.url)
+        if self._sender is not None:  # a game is handing states over (a caller of show hears BoardError)
+            if trouble and not self._trouble:  # said once when it starts, not at every retry
+                log.warning("%s; the game goes on, and the board is shown it once it answers", trouble)
+            elif not trouble:
+                log.info("the board at %s answers again", self.url)
         self._trouble = trouble
         for listener in list(self.listeners):
             try:
