@@ -33,6 +33,7 @@ from companion.events import Event
 __all__ = ["register", "run_play"]
 
 _DEFAULT_DB = Path.home() / ".local" / "share" / "crib" / "crib.db"
+_FAULT_LINGER_S = 30
 
 
 def register(subparsers: Any) -> None:
@@ -179,9 +180,8 @@ def run_play(args: argparse.Namespace) -> int:
     """Start the companion and run until the replay ends (``--once``) or Ctrl-C."""
     started = time.perf_counter()
     config = _config(args)
-    from companion.app.loop import GameLoop
+    from companion.app.loop import GameLoop, resume_table
     from companion.app.store import Journal
-    from companion.app.table import Table
     from companion.board.link import VIRTUAL_URL, BoardLink
     from companion.web.hub import ScoreboardHub
 
@@ -200,7 +200,11 @@ def run_play(args: argparse.Namespace) -> int:
         recording = Recording.load(args.recording or DEMO_PATH)
         config = config.with_changes(mode=recording.mode, variant=recording.variant)
     journal = Journal(db_path)
-    table = Table(journal, config)
+    try:
+        table = resume_table(journal, config)
+    except OSError:
+        journal.close()
+        raise
     hub = ScoreboardHub()
     link = BoardLink(config.board_port or VIRTUAL_URL, heartbeat=1.0 if config.board_port else None)
     loop = GameLoop(table, board=link, hub=hub, brightness=config.brightness)
@@ -236,7 +240,14 @@ def run_play(args: argparse.Namespace) -> int:
             speaker = Speaker(command)
             loop.listeners.append(speaker)
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    loop.fault_listeners.append(lambda _fault: stop.set())  # the journal failed: the table has stopped
+    terminated = threading.Event()
+
+    def on_sigterm(*_: Any) -> None:
+        stop.set()
+        terminated.set()
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
         if not args.no_serve:
             server, pin = _serve(hub, loop, config, journal, db_path)
@@ -300,6 +311,10 @@ def run_play(args: argparse.Namespace) -> int:
             _say(args, f"the scoreboard stays up at {server.url}; Ctrl-C to stop")
             while not stop.is_set():
                 stop.wait(0.5)
+        if loop.fault and not args.once and server is not None:
+            # Leave the scoreboard's banner up a while, so the players read why the game stopped.
+            print(f"crib: {loop.fault}; the scoreboard says so for {_FAULT_LINGER_S} s", file=sys.stderr)
+            terminated.wait(_FAULT_LINGER_S)
     finally:
         signal.signal(signal.SIGTERM, previous)
         if camera is not None:
@@ -311,8 +326,12 @@ def run_play(args: argparse.Namespace) -> int:
             speaker.close()
         if server is not None:
             server.stop()
+        link.wait_shown(2.0)  # the last state (or the fault's flashing) reaches a board that answers
         link.close()
         journal.close()
+    if loop.fault:
+        print(f"crib: {loop.fault}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -108,6 +108,15 @@ class TableConfig:
             raise ValueError(f"mode {self.mode!r} is neither {AUTO!r} nor {CLAIMS!r}")
         if len(self.players) != 2 or not all(name.strip() for name in self.players):
             raise ValueError("the table needs the names of two players")
+        for name in self.players:  # shown on the scoreboard and kept with every game
+            if len(name) > MAX_NAME or not name.isprintable():
+                shown = _clip(name)
+                raise ValueError(f"a player's name is at most {MAX_NAME} printable characters: {shown!r}")
+        texts = {"camera": self.camera, "board port": self.board_port, "web host": self.web_host}
+        for label, text in {**texts, "database path": self.db_path}.items():
+            if text is not None and (len(text) > MAX_TEXT or not text.isprintable()):
+                shown = _clip(text)
+                raise ValueError(f"the {label} is at most {MAX_TEXT} printable characters: {shown!r}")
         if self.players[0] == self.players[1]:
             raise ValueError("the two players need different names (their statistics are kept by name)")
         if self.pin is not None and (not self.pin.isdigit() or not 4 <= len(self.pin) <= 8):
@@ -178,6 +187,15 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
 }
 
 
+MAX_NAME = 40
+"""The longest player's name (the scoreboard and the statistics show it whole)."""
+MAX_TEXT = 1024
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def load_config(path: str | Path | None) -> TableConfig:
     """Read the config file (None: all defaults)."""
     if path is None:
@@ -189,6 +207,10 @@ def load_config(path: str | Path | None) -> TableConfig:
         raise FileNotFoundError(f"there is no config file {target}") from None
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{target} is not valid TOML ({error})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{target} is not a config file (it is not UTF-8 text)") from None
+    except IsADirectoryError:
+        raise IsADirectoryError(f"{target} is a folder, not a config file") from None
     return config_from_mapping(data, str(target))
 
 
@@ -227,4 +249,7 @@ def config_from_mapping(data: dict[str, Any], where: str = "the config") -> Tabl
         values["camera"] = str(values["camera"])
     if "muggins_seconds" in values:
         values["muggins_seconds"] = float(values["muggins_seconds"])
-    return TableConfig(gpio=gpio, **values)
+    try:
+        return TableConfig(gpio=gpio, **values)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None

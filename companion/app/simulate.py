@@ -90,7 +90,7 @@ class Recording:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             return cls.from_dict(data)
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as error:
             raise ValueError(f"{path} is not a recorded game ({error})") from None
 
 

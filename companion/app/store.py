@@ -20,6 +20,7 @@ Standard library only (``sqlite3``): the Pi needs nothing else to keep its histo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -30,7 +31,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["GameSummary", "Journal", "PlayerStats", "SavedMatch", "SeatSummary"]
+from companion.app.storage import StorageError, backup, check_integrity, copy_database
+from companion.app.storage import open_database as _open
+
+__all__ = ["GameSummary", "Journal", "PlayerStats", "SavedMatch", "SeatSummary", "StorageError", "backup"]
 
 _ACTIONS = """
 CREATE TABLE IF NOT EXISTS actions (
@@ -178,17 +182,17 @@ class Journal:
             folder = self.path.parent
             raise FileNotFoundError(f"cannot keep the game in {self.path}: folder {folder} is missing")
         self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = _open(self.path)
         try:
-            self._db: sqlite3.Connection | None = sqlite3.connect(
-                str(path), check_same_thread=False, isolation_level=None
-            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            check_integrity(self._db)
             _convert_json_actions(self._db)
             self._db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise OSError(f"{self.path} is not a game database the companion can use ({error})") from None
+        except BaseException:
+            self._db.close()
+            raise
 
     # -- the match in progress --------------------------------------------------------------------
 
@@ -461,11 +465,33 @@ class Journal:
     def _write(self) -> _Transaction:
         return _Transaction(self)
 
+    def backup(self, dest: str | Path) -> Path:
+        """Copy the journal, as it stands between two actions, to ``dest`` (see :func:`backup`)."""
+        with self._lock:
+            return copy_database(self._conn(), self.path, Path(dest))
+
+    def checkpoint(self) -> None:
+        """Move everything in the write-ahead log into the database file and empty the log.
+
+        Done at a clean exit, so ``crib.db`` alone holds the whole game; while the companion runs the
+        latest actions may still be in ``crib.db-wal`` (use ``crib backup``, never a plain copy).
+        """
+        with self._lock:
+            self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
     def close(self) -> None:
+        """Checkpoint (if the storage still works) and close; idempotent."""
         with self._lock:
             if self._db is not None:
-                self._db.close()
-                self._db = None
+                try:
+                    # After a disk failure the checkpoint fails too: what was committed is safe in the
+                    # log, and the next start reads it.
+                    with contextlib.suppress(StorageError):
+                        if str(self.path) != ":memory:":
+                            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                finally:
+                    self._db.close()
+                    self._db = None
 
     def __enter__(self) -> Journal:
         return self
@@ -534,6 +560,22 @@ class _Transaction:
     ) -> None:
         try:
             db = self._journal._conn()
-            db.execute("ROLLBACK" if kind is not None else "COMMIT")
+            if kind is None:
+                try:
+                    db.execute("COMMIT")
+                except StorageError:
+                    _roll_back(db)  # nothing half-written stays pending; the caller hears why
+                    raise
+            else:
+                _roll_back(db)
         finally:
             self._journal._lock.release()
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """Give up the transaction (SQLite may already have, after a disk error: then there is nothing to do)."""
+    if db.in_transaction:
+        with contextlib.suppress(StorageError):  # the failure that led here is the one to report
+            db.execute("ROLLBACK")
+
+

@@ -18,6 +18,11 @@ Everything that can go wrong between the Pi and the board is handled here, so th
   state on its own and restores it the same way.
 * When all of that fails, ``show`` raises :class:`BoardError` (an ``OSError``) with one sentence saying
   why; the next call starts over, so a board plugged back in later is picked up again.
+* The game loop never calls ``show``: it hands the latest state to ``post``, which returns at once.  A
+  thread owned by the link (the *sender*) shows it; while the board does not answer, ``trouble`` says so
+  from the first timeout on (the scoreboard shows "board offline"), the sender tries again every
+  ``retry_interval`` seconds with whatever state is latest by then, and the game goes on meanwhile.
+  ``listeners`` hear each change of ``trouble`` (on the sender's thread).
 
 Usage::
 
@@ -34,6 +39,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
@@ -115,6 +121,7 @@ class BoardLink:
         reconnect_timeout: float = 5.0,
         heartbeat: float | None = 1.0,
         baudrate: int = BAUD,
+        retry_interval: float = 1.0,
     ) -> None:
         """Nothing is opened until the first request (or ``connect()``, or entering a ``with``)."""
         virtual.register_url_handler()
@@ -126,6 +133,7 @@ class BoardLink:
         self.reconnect_timeout = reconnect_timeout
         self.heartbeat = heartbeat
         self.baudrate = baudrate
+        self.retry_interval = retry_interval
         self.stats = LinkStats()
         self.info: BoardInfo | None = None
         self._lock = threading.RLock()
@@ -140,6 +148,15 @@ class BoardLink:
         self._closed = False
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
+        # The sender's side (never under ``_lock``, so ``post`` cannot wait on a board that is slow):
+        self._posted: BoardState | None = None  # the latest state handed over and not yet taken
+        self._posted_at = 0  # how many states have been handed over
+        self._done_at = 0  # how many of them the board has latched (or were overtaken by a later one)
+        self._post_ready = threading.Condition()
+        self._sender: threading.Thread | None = None
+        self._trouble = ""
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with the new ``trouble`` ("" when the board answers again), on the link's threads."""
 
     # --- the public API ---------------------------------------------------------------------------
 
@@ -162,6 +179,38 @@ class BoardLink:
     def offline(self) -> bool:
         """True while a board that was connected stays away (calls fail fast; the heartbeat looks for it)."""
         return self._offline_since is not None
+
+    @property
+    def trouble(self) -> str:
+        """Why the board is not showing the game ("" while it answers): set at the first timeout."""
+        return self._trouble
+
+    def post(self, state: BoardState) -> None:
+        """Hand the board its next state and return at once; the link's sender shows it when it can.
+
+        Only the latest state matters (each is a full state): one posted while the board is away replaces
+        the one before, and is shown when the board answers again.
+        """
+        self._check_open()
+        with self._post_ready:
+            self._posted = state
+            self._posted_at += 1
+            self._post_ready.notify_all()
+            if self._sender is None:
+                name = f"board sender {self.url}"
+                self._sender = threading.Thread(target=self._send, name=name, daemon=True)
+                self._sender.start()
+
+    def wait_shown(self, timeout: float = 5.0) -> bool:
+        """Block until the board has latched the last posted state (tests, and the last state at exit)."""
+        deadline = time.monotonic() + timeout
+        with self._post_ready:
+            while self._done_at < self._posted_at:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    return False
+                self._post_ready.wait(left)
+        return True
 
     @property
     def shown(self) -> BoardState | None:
@@ -210,11 +259,13 @@ class BoardLink:
                 ) from None
 
     def close(self) -> None:
-        """Stop the heartbeat and close the port.  Safe to call more than once."""
+        """Stop the heartbeat and the sender and close the port.  Safe to call more than once."""
         self._stop.set()
-        watcher = self._watcher
-        if watcher is not None and watcher is not threading.current_thread():
-            watcher.join(timeout=5.0)
+        with self._post_ready:
+            self._post_ready.notify_all()
+        for thread in (self._watcher, self._sender):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=5.0)
         with self._lock:
             self._closed = True
             self._drop_port()
@@ -302,7 +353,8 @@ class BoardLink:
                 raise BoardError(
                     f"the board at {self.url} went away during the handshake: {_sentence(error)}"
                 ) from None
-        except BoardError:
+        except BoardError as error:
+            self._set_trouble(str(error))
             if self._ever_connected and self._offline_since is None:
                 self._offline_since = time.monotonic()
                 log.warning(
@@ -322,7 +374,7 @@ class BoardLink:
     def _handshake(self) -> None:
         """HELLO until the board answers (it may still be in its bootloader), then check its geometry."""
         deadline = time.monotonic() + self.connect_timeout
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not self._stop.is_set():
             timeout = min(_HELLO_INTERVAL_S, max(0.0, deadline - time.monotonic()))
             reply = self._exchange("HELLO", (), timeout, until_ready=True)
             if reply is None or not reply.is_ok:
@@ -346,6 +398,7 @@ class BoardLink:
                 )
             self.info = info
             return
+        self._set_trouble(f"no board answered at {self.url}")
         raise BoardError(f"no board answered at {self.url} within {self.connect_timeout:g} s")
 
     def _restore(self) -> None:
@@ -396,12 +449,14 @@ class BoardLink:
             if reply is None:
                 self.stats.timeouts += 1
                 problem = f"no reply within {self.reply_timeout:g} s"
+                self._set_trouble(f"the board at {self.url} is not answering")
             elif reply.is_nak:
                 self.stats.naks += 1
                 problem = f"the board answered NAK {' '.join(reply.args)}"
                 if reply.args and reply.args[0] in _REFUSALS:
                     transient = False
             else:
+                self._set_trouble("")
                 if command == "STATE":
                     self._state_lost = False
                 elif self._state_lost and self._wanted is not None and not restoring:
@@ -457,6 +512,44 @@ class BoardLink:
                 self.stats.stale += 1
             if time.monotonic() >= deadline:
                 return None
+
+    # --- the sender ---------------------------------------------------------------------------------
+
+    def _set_trouble(self, trouble: str) -> None:
+        if trouble == self._trouble:
+            return
+        if self._sender is not None:  # a game is handing states over (a caller of show hears BoardError)
+            if trouble and not self._trouble:  # said once when it starts, not at every retry
+                log.warning("%s; the game goes on, and the board is shown it once it answers", trouble)
+            elif not trouble:
+                log.info("the board at %s answers again", self.url)
+        self._trouble = trouble
+        for listener in list(self.listeners):
+            try:
+                listener(trouble)
+            except Exception:  # a listener's failure must not stop the link
+                log.exception("a listener of the board link failed")
+
+    def _send(self) -> None:
+        """Show the latest posted state; while the board does not take it, try again every
+        ``retry_interval`` seconds (the heartbeat, if any, also looks for a board that went away)."""
+        while not self._stop.is_set():
+            with self._post_ready:
+                while self._done_at == self._posted_at and not self._stop.is_set():
+                    self._post_ready.wait()
+                state, target = self._posted, self._posted_at
+            if state is None or self._stop.is_set():
+                return
+            try:
+                self.show(state)
+            except (OSError, ValueError) as error:
+                self._set_trouble(_sentence(error))
+                self._stop.wait(self.retry_interval)
+                continue
+            self._set_trouble("")
+            with self._post_ready:
+                self._done_at = max(self._done_at, target)
+                self._post_ready.notify_all()
 
     # --- the heartbeat ------------------------------------------------------------------------------
 

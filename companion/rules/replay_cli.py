@@ -71,8 +71,11 @@ def run_replay(args: argparse.Namespace) -> int:
     if name == "-":
         record = read_game(sys.stdin, "<stdin>")
     else:
-        with Path(name).open(encoding="utf-8") as stream:
-            record = read_game(stream, Path(name).name)
+        try:
+            with Path(name).open(encoding="utf-8") as stream:
+                record = read_game(stream, Path(name).name)
+        except UnicodeDecodeError:
+            raise ValueError(f"{name} is not a game file (it is not UTF-8 text)") from None
     game = Game(record.settings)
     steps: list[tuple[int, bool, tuple[Operation, ...]]] = []
     logged = 0

@@ -1,8 +1,11 @@
 """Nothing lost: ``crib play`` killed (SIGKILL, a real process) at random points of a replayed game and
-started again finishes with exactly what an uninterrupted run gives."""
+started again finishes with exactly what an uninterrupted run gives; storage that fails (a full disk, an
+SD card turned read-only, a damaged file) stops the table loudly instead of losing actions quietly."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -11,11 +14,20 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from companion.app import store
+from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
+from companion.board.state import BoardState, Mode
+from companion.cli import main
+from companion.web.hub import ScoreboardHub
+
+from .helpers import table
 
 
 def crib_play(db: Path, recording: Path) -> subprocess.Popen[str]:
@@ -76,3 +88,171 @@ def test_killed_at_random_points_and_restarted_it_finishes_the_same(
     assert result(out) == expected
     assert finished_games(db) == finished_games(tmp_path / "whole.db")
     assert len(finished_games(db)) == 1
+
+
+class RecordingBoard:
+    """A board that keeps every state it is shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[BoardState] = []
+
+    def show(self, state: BoardState) -> None:
+        self.shown.append(state)
+
+
+# --- storage that fails: the table stops loudly, a damaged journal is one sentence ---------------------
+
+
+def _fill_the_disk(db: sqlite3.Connection) -> None:
+    """The disk is full from now on: SQLite may not grow the file by a single page."""
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def _turn_read_only(db: sqlite3.Connection) -> None:
+    """The SD card turns read-only: every write is refused as SQLite refuses it on a read-only file."""
+    db.execute("PRAGMA query_only = ON")
+
+
+@pytest.mark.parametrize(
+    ("failure", "said"), [(_fill_the_disk, "the disk is full"), (_turn_read_only, "read-only")]
+)
+def test_a_journal_that_cannot_record_stops_the_table_loudly(
+    tmp_path: Path, failure: Callable[[sqlite3.Connection], None], said: str
+) -> None:
+    recording = script_game(4)
+    hub = ScoreboardHub()
+    board = RecordingBoard()
+    loop = GameLoop(table(tmp_path / "crib.db"), board=board, hub=hub)
+    heard: list[str] = []
+    loop.fault_listeners.append(heard.append)
+    halfway = len(recording.events) // 2
+    for event in recording.events[:halfway]:
+        loop.step(event)
+    journal = loop.table.journal
+    recorded = journal.actions(loop.table.match_id)
+    snapshot = loop.table.game.snapshot()
+    failure(journal._conn())
+    for event in recording.events[halfway:]:
+        loop.step(event)  # the first one that must be recorded fails; the rest are refused
+    assert len(heard) == 1 and said in heard[0] and str(tmp_path / "crib.db") in heard[0]
+    assert "start crib play again" in heard[0] or "start crib play there" in heard[0]
+    # Nothing was taken that could not be recorded: the game stands where the journal does.
+    assert loop.table.game.snapshot().pegs == snapshot.pegs
+    assert loop.fault == heard[0]
+    # The board flashes its question pattern, the scoreboard says what failed.
+    assert board.shown[-1].question and board.shown[-1].mode is Mode.GAME
+    assert hub.view["fault"] == loop.fault and loop.fault in hub.view["notice"]
+    # What was recorded before is still there for the next start.
+    journal._conn().execute("PRAGMA query_only = OFF")
+    assert journal.actions(loop.table.match_id) == recorded
+
+
+def _play_with_a_full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every journal opened from now on has room for a few more pages only."""
+    opened = store._open
+
+    def tiny(path: Path) -> Any:
+        db = opened(path)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(store._SCHEMA)
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages + 2}")
+        return db
+
+    monkeypatch.setattr(store, "_open", tiny)
+
+
+def test_crib_play_on_a_full_disk_exits_non_zero_saying_how_to_recover(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _play_with_a_full_disk(monkeypatch)
+    db = tmp_path / "crib.db"
+    status = main(["play", "--once", "--no-serve", "--events", "--json", "--pace", "0", "--db", str(db)])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith(f"crib: the game cannot be saved in {db}: the disk is full")
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _damage(data: bytearray, rng: random.Random, count: int = 16) -> None:
+    """Overwrite ``count`` bytes in a row, at a random place past the file's first page's header."""
+    at = rng.randrange(100, len(data) - count)
+    data[at : at + count] = rng.randbytes(count)
+
+
+def test_a_damaged_journal_is_one_sentence_never_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    recording = script_game(9)
+    cut = len(recording.events) * 2 // 3
+    middle = tmp_path / "middle.json"
+    dataclasses.replace(recording, events=recording.events[:cut]).save(middle)
+    db = tmp_path / "crib.db"
+    play = ["play", "--once", "--no-serve", "--events", "--json", "--pace", "0", "--recording"]
+    assert main([*play, str(middle), "--db", str(db)]) == 0  # a game stopped two thirds through
+    capsys.readouterr()
+    assert not db.with_name("crib.db-wal").exists() or db.with_name("crib.db-wal").stat().st_size == 0
+    later = tmp_path / "later.json"
+    dataclasses.replace(recording, events=recording.events[: cut + 8]).save(later)
+    whole = db.read_bytes()
+    rng = random.Random(30)
+    outcomes = {"resumed": 0, "refused": 0}
+    for attempt in range(30):
+        damaged = tmp_path / f"damaged-{attempt}.db"
+        data = bytearray(whole)
+        _damage(data, rng)
+        damaged.write_bytes(bytes(data))
+        caplog.clear()
+        status = main([*play, str(later), "--db", str(damaged)])  # raises nothing
+        err = capsys.readouterr().err
+        assert not [r for r in caplog.records if r.exc_info], f"damage {attempt}: a traceback was logged"
+        if status == 0:
+            outcomes["resumed"] += 1
+            continue
+        outcomes["refused"] += 1
+        lines = err.strip().splitlines()
+        assert status == 1 and len(lines) == 1, f"damage {attempt}: {err}"
+        assert str(damaged) in lines[0] and "crib backup" in lines[0], lines[0]
+    assert outcomes["refused"] > 0  # the damage was found at least once, or the test damaged nothing
+
+
+def test_crib_backup_copies_a_game_being_played_into_one_file_that_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recording = script_game(11)
+    path = tmp_path / "game.json"
+    recording.save(path)
+    db = tmp_path / "crib.db"
+    process = crib_play(db, path)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            with contextlib.suppress(sqlite3.OperationalError):  # its tables are not made yet
+                if db.exists() and len(journal(db)) >= 20:
+                    break
+            time.sleep(0.05)
+        assert process.poll() is None, "the game ended before the backup: make the replay slower"
+        copies = tmp_path / "copies"
+        copies.mkdir()
+        assert main(["backup", str(copies), "--db", str(db)]) == 0
+        (copy,) = copies.iterdir()
+        assert f"copied {db} to {copy}" in capsys.readouterr().out
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.communicate(timeout=30)
+    assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
+    saved = journal(copy)
+    assert len(saved) >= 20 and journal(db)[: len(saved)] == saved
+    # The copy is a game that crib play resumes and finishes as the uninterrupted game does.
+    finish = crib_play(copy, path)
+    out, err = finish.communicate(timeout=120)
+    assert finish.returncode == 0, err
+    assert result(out)["scores"] == list(recording.final)
+
+
+def test_crib_backup_of_a_missing_database_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["backup", str(tmp_path), "--db", str(tmp_path / "none.db")]) == 1
+    assert capsys.readouterr().err == f"crib: there is no game database at {tmp_path / 'none.db'}\n"

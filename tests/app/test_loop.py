@@ -3,9 +3,11 @@ the game -- with the virtual board, and with the real firmware running in the si
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from companion.app.loop import GameLoop
 from companion.app.simulate import script_game
@@ -13,7 +15,7 @@ from companion.board.layout import default_layout
 from companion.board.link import BoardLink
 from companion.board.sim import SimulatedBoard
 from companion.board.state import BoardState, Mode
-from companion.board.virtual import VirtualBoard
+from companion.board.virtual import PtyServer, VirtualBoard
 from companion.events import CallMuggins, CardLanded, Claim, Correct, Undo
 from companion.rules.game import PassMuggins, Phase
 from companion.web.hub import ScoreboardHub
@@ -33,14 +35,14 @@ def test_a_whole_game_posted_to_the_loop_reaches_the_board_and_the_scoreboard(tm
             halfway = len(recording.events) // 2
             for event in recording.events[:halfway]:
                 loop.post(event)
-            assert loop.wait_idle()
+            assert loop.wait_idle() and link.wait_shown()
             pegs = loop.table.game.snapshot().pegs
             shown = VirtualBoard.named(name).state
             assert shown.mode is Mode.GAME
             assert [(p.rear, p.forward) for p in shown.pegs] == [(p.rear, p.forward) for p in pegs]
             for event in recording.events[halfway:]:
                 loop.post(event)
-            assert loop.wait_idle()
+            assert loop.wait_idle() and link.wait_shown()
         finally:
             loop.stop()
         VirtualBoard.forget(name)
@@ -79,7 +81,7 @@ def test_the_real_firmware_in_the_simulator_shows_the_pegs_of_a_replayed_game() 
     with SimulatedBoard() as board, BoardLink(board.port, heartbeat=None) as link:
         loop = GameLoop(table(), board=link)
         for event in recording.events:
-            loop.step(event)  # on this thread: each step returns once the board has latched
+            loop.step(event)  # on this thread; the link's sender catches the board up
             if loop.table.game.snapshot().serial >= 60:
                 break
         snapshot = loop.table.game.snapshot()
@@ -125,13 +127,13 @@ def test_the_knobs_dial_a_claim_that_blinks_on_the_board_and_the_press_pegs_it()
                 for _ in range(points + 2):  # two past the count, then back two
                     turn(factory, a, b, 1)
                 turn(factory, a, b, -2)
-                assert loop.wait_idle()
+                assert loop.wait_idle() and link.wait_shown()
                 shown = VirtualBoard.named(name).state
                 assert points > 0
                 assert shown.tentative is not None and shown.tentative.hole == score + points
                 factory.pin(press).drive_low()
                 factory.pin(press).drive_high()
-                assert loop.wait_idle()
+                assert loop.wait_idle() and link.wait_shown()
                 assert loop.table.game.scores[player] == score + points
                 assert VirtualBoard.named(name).state.tentative is None
         finally:
@@ -204,6 +206,7 @@ def test_a_restarted_companion_relights_the_board_as_it_was(tmp_path: Path) -> N
         again = GameLoop(table(tmp_path / "t.db"), board=link, hub=ScoreboardHub())
         again.start()
         again.stop()
+        assert link.wait_shown()
         shown = VirtualBoard.named(name).state
     VirtualBoard.forget(name)
     assert [(p.rear, p.forward) for p in shown.pegs] == pegs
@@ -222,3 +225,73 @@ def test_a_match_goes_on_to_the_next_game_and_keeps_the_games_won(tmp_path: Path
     loop.step(CardLanded("5c", "starter"))
     assert game.game_number == 2 and game.phase is Phase.PLAY and game.scores == [0, 0]
     assert loop.hub is not None and loop.hub.view["match"]["games_won"] == [0, 1]
+
+
+QUICK: dict[str, Any] = {"reply_timeout": 0.2, "connect_timeout": 2.0, "retry_interval": 0.1}
+QUICK["heartbeat"] = None
+
+
+class SilentBoard(VirtualBoard):
+    """A board plugged in that says nothing while ``silent`` is set (it hung, or its firmware is wrong)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.silent = threading.Event()
+
+    def receive(self, data: bytes) -> bytes:
+        return b"" if self.silent.is_set() else super().receive(data)
+
+
+def test_a_silent_board_does_not_hold_up_the_game_and_catches_up_when_it_answers() -> None:
+    recording = script_game(4)
+    board = SilentBoard()
+    board.silent.set()
+    hub = ScoreboardHub()
+    with PtyServer(board) as server:
+        link = BoardLink(server.path, **{**QUICK, "connect_timeout": 1.0})
+        loop = GameLoop(table(), board=link, hub=hub)
+        offline, online = threading.Event(), threading.Event()
+        link.listeners.append(lambda trouble: (offline if trouble else online).set())
+        loop.start()
+        try:
+            for event in recording.events:
+                loop.post(event)
+            # Each event waiting on the board would take a second (the handshake's timeout): minutes.
+            assert loop.wait_idle(timeout=len(recording.events) * 1.0 / 10)
+            assert loop.table.game.snapshot().phase is Phase.GAME_OVER and link.stats.connects == 0
+            assert offline.wait(10) and loop.wait_idle()
+            assert hub.view["board"] == "offline" and "board offline" in hub.view["notice"]
+            final = link.shown
+            board.silent.clear()  # it answers again
+            assert link.wait_shown(timeout=15)
+            assert board.state == link.shown and final != link.shown  # the last state, not a stale one
+            assert board.state.mode is Mode.WIN and board.state.winner == recording.winner
+            assert online.wait(5) and loop.wait_idle()
+            assert hub.view["board"] == "online" and "board offline" not in (hub.view["notice"] or "")
+        finally:
+            loop.stop()
+            link.close()
+
+
+def test_a_board_that_stops_answering_is_reported_offline_at_its_first_timeout() -> None:
+    board = SilentBoard()
+    with PtyServer(board) as server:
+        link = BoardLink(server.path, **QUICK)
+        timeouts_when_offline: list[int] = []
+        reported = threading.Event()
+
+        def heard(trouble: str) -> None:
+            if trouble and not reported.is_set():
+                timeouts_when_offline.append(link.stats.timeouts)
+                reported.set()
+
+        try:
+            link.post(BoardState.playing((1, 5), (0, 0)))
+            assert link.wait_shown(timeout=10) and not link.trouble
+            link.listeners.append(heard)
+            board.silent.set()
+            link.post(BoardState.playing((5, 9), (0, 0)))
+            assert reported.wait(10)
+            assert timeouts_when_offline == [1]
+        finally:
+            link.close()

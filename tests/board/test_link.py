@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from companion.board import link as link_module
 from companion.board.link import BoardError, BoardLink
 from companion.board.protocol import Frame, NakReason
 from companion.board.state import BoardState, Mode, Tentative
@@ -65,15 +66,18 @@ def test_hello_is_repeated_until_the_board_has_booted(peer: Any, pool: ThreadPoo
     link.close()
 
 
-def test_a_ready_banner_cuts_the_wait_short(peer: Any, pool: ThreadPoolExecutor) -> None:
-    link = BoardLink(peer.url, **FAST)
+def test_a_ready_banner_cuts_the_wait_short(
+    peer: Any, pool: ThreadPoolExecutor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # HELLO is repeated every 20 s here, so a second HELLO within 10 s can only be the banner's doing.
+    monkeypatch.setattr(link_module, "_HELLO_INTERVAL_S", 20.0)
+    link = BoardLink(peer.url, **{**FAST, "connect_timeout": 60.0})
     done = _later(pool, link.connect)
     peer.accept()
     peer.expect("HELLO")  # unanswered: the board is only now starting
-    started = time.monotonic()
     peer.send(Frame(0, "READY", ("proto=1", "fw=9.9.9")))
     peer.answer(
-        peer.expect("HELLO", timeout=1.0),
+        peer.expect("HELLO", timeout=10.0),
         "proto=1",
         "fw=9.9.9",
         "tracks=2",
@@ -81,7 +85,6 @@ def test_a_ready_banner_cuts_the_wait_short(peer: Any, pool: ThreadPoolExecutor)
         "leds=242",
         "cap=1500",
     )
-    assert time.monotonic() - started < 0.2  # not the 250 ms HELLO interval
     done.result(timeout=5)
     link.close()
 
@@ -285,7 +288,7 @@ def test_show_on_the_virtual_board(board: VirtualBoard) -> None:
         assert link.read_state() == STATE
         link.show(STATE)  # idempotent
         assert board.latched == 2
-        assert link.ping() < 0.1
+        assert 0 < link.ping() < 1.0
 
 
 def test_waits_out_the_bootloader(board: VirtualBoard) -> None:
@@ -332,20 +335,20 @@ def test_unplugged_and_plugged_back_the_state_is_restored(board: VirtualBoard) -
 
 def test_a_board_away_for_long_fails_fast_and_is_restored_when_back(board: VirtualBoard) -> None:
     third = BoardState.playing((51, 60), (88, 90))
-    with BoardLink(_url(board), **{**FAST, "reconnect_timeout": 0.4, "heartbeat": 0.05}) as link:
+    with BoardLink(_url(board), **{**FAST, "reconnect_timeout": 2.0, "heartbeat": 0.05}) as link:
         link.show(STATE)
         board.unplug()
         started = time.monotonic()
         with pytest.raises(BoardError, match="unplugged"):
             link.show(NEXT)
-        assert 0.4 <= time.monotonic() - started < 1.5  # waited for the cable to come back, then gave up
+        assert 2.0 <= time.monotonic() - started < 10  # waited for the cable to come back, then gave up
         assert link.offline
         started = time.monotonic()
         with pytest.raises(BoardError):
             link.show(third)
-        assert time.monotonic() - started < 0.3  # offline: the game is not held up again
+        assert time.monotonic() - started < 1.5  # offline: not the 2 s wait again
         board.plug()
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 10
         while board.state != third and time.monotonic() < deadline:
             time.sleep(0.02)
         assert board.state == third  # the heartbeat found it and put the last state back
@@ -356,18 +359,37 @@ def test_the_heartbeat_restores_a_board_that_reset(board: VirtualBoard) -> None:
     with BoardLink(_url(board), **{**FAST, "heartbeat": 0.05}) as link:
         link.show(STATE)
         board.reset()  # power blip, nothing said
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 10
         while board.state != STATE and time.monotonic() < deadline:
             time.sleep(0.02)
         assert board.state == STATE
 
 
-def test_a_self_test_is_not_repeated_by_the_heartbeat(board: VirtualBoard) -> None:
+def test_a_self_test_is_not_repeated_by_the_heartbeat() -> None:
+    # The board's clock is moved past the self-test's end (every LED in turn, 3.6 s), so the heartbeats
+    # that follow find the board back in game mode: the state asked for, not one lost.
+    skipped = [0.0]
+    board = VirtualBoard(clock=lambda: time.monotonic() + skipped[0])
     test = BoardState(Mode.TEST, 64, STATE.pegs)
-    with BoardLink(_url(board), **{**FAST, "heartbeat": 0.05}) as link:
+    with PtyServer(board) as server, BoardLink(server.path, **{**FAST, "heartbeat": 0.05}) as link:
         link.show(test)
-        time.sleep(0.3)
+        skipped[0] = 60.0
+        assert board.state.mode is Mode.GAME  # the self-test has run its course
+        asked = _gets(board)
+        _wait_for(lambda: _gets(board) >= asked + 3, timeout=10)  # three heartbeats after it
         assert board.latched == 1 and link.stats.restores == 0
+
+
+def _gets(board: VirtualBoard) -> int:
+    return sum(1 for frame in list(board.received) if isinstance(frame, Frame) and frame.command == "GET")
+
+
+def _wait_for(condition: Callable[[], bool], timeout: float) -> None:
+    """Await something another thread does, checking often, failing after a generous ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
 
 
 def test_concurrent_callers_are_serialised(board: VirtualBoard) -> None:
@@ -419,6 +441,6 @@ def test_a_port_that_does_not_exist_fails_at_once_with_a_sentence() -> None:
     started = time.monotonic()
     with pytest.raises(BoardError) as caught:
         BoardLink("/dev/ttyUSB-no-such-port", **FAST).show(STATE)
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 2.5  # not the 3 s a board that was there is waited for
     assert str(caught.value) == "cannot open the board at /dev/ttyUSB-no-such-port: No such file or directory"
     assert isinstance(caught.value, OSError)
