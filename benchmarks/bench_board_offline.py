@@ -11,6 +11,7 @@ does not answer must not slow the game (it did: each event waited for a full han
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 from companion.app.config import TableConfig
@@ -54,8 +55,10 @@ def events_per_minute(board: object | None, seconds: float) -> tuple[int, float]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=30.0, help="how long each case runs (default 30)")
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
     args = parser.parse_args()
     handled, rate = events_per_minute(None, args.seconds)
+    alone = rate
     print(f"no board:     {handled:5d} events in {args.seconds:g} s = {rate:8.0f} per minute")
     with PtyServer(_SilentBoard()) as server:
         link = BoardLink(server.path, heartbeat=1.0)
@@ -64,6 +67,13 @@ def main() -> None:
         finally:
             link.close()
     print(f"silent board: {handled:5d} events in {args.seconds:g} s = {rate:8.0f} per minute")
+    if args.json:
+        figures = {
+            "events a minute, no board": round(alone),
+            "events a minute, a board plugged in but silent": round(rate),
+            "seconds a case": args.seconds,
+        }
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -80,6 +80,16 @@ BENCHES = (
         0.3,
     ),
     Bench(
+        "offline",
+        "bench_board_offline.py",
+        "Table events handled a minute with no board, and with a board plugged in that never answers (the "
+        "game's pace must not change).",
+        ("--seconds", "30"),
+        ("--seconds", "10"),
+        1.5,
+        0.5,
+    ),
+    Bench(
         "app",
         "bench_app.py",
         "Start-up of `crib play`, and a card landing on the table to the board and the scoreboard.",
