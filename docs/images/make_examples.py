@@ -103,15 +103,15 @@ def scene() -> Image:
 
 
 ZONE_WORDS = {
-    "play:1": "Player 1 (track 0) lays here",
-    "play:2": "Player 2 (track 1) lays here",
-    "deck": "deck: the starter",
+    "player0": "Player 1 (track 0) lays here",
+    "player1": "Player 2 (track 1) lays here",
+    "starter": "deck: the starter",
     "crib": "crib",
 }
 ZONE_TINT = {
-    "play:1": (230, 140, 40),
-    "play:2": (40, 120, 240),
-    "deck": (70, 190, 70),
+    "player0": (230, 140, 40),
+    "player1": (40, 120, 240),
+    "starter": (70, 190, 70),
     "crib": (190, 70, 190),
 }
 
@@ -135,7 +135,7 @@ def zones_picture(table: Image) -> Image:
         assert layout.zone_at((ax, ay)) == name
         text = ZONE_WORDS.get(name, name)
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8, 2)
-        if name.startswith("play:"):  # between the row of cards and the table's edge
+        if name.startswith("player"):  # between the row of cards and the table's edge
             org = (int(ax - tw / 2), int(HEIGHT - 14 if ay > HEIGHT / 2 else th + 14))
         else:  # under the pile
             org = (int(ax - tw / 2), int(ay + 0.75 * CARD_H))
