@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Generate the board's drawings and tables from the layout file and the firmware's sources.
 
+Why one file of about 1,100 lines: it is a stand-alone generator (standard library only, run from a
+checkout), one function a drawing or table, all derived from the same layout; splitting it would only
+spread one script over several.
+
 Everything a builder measures, drills or wires by is derived here, so it can never disagree with the
 firmware (whose hole -> LED table comes from the same layout file, ``companion/board/layout.json``) or
 with the companion (which reads its default GPIO pins from that file's ``gpio`` entry; the data pin and

@@ -1,5 +1,8 @@
 """The link to the board: one call, ``show(state)``, that returns once the board has latched the state.
 
+Why one module of about 600 lines: the connection, the handshake, the retries and the sender thread are
+one state machine sharing one lock; cut in two, each half would reach into the other's state.
+
 Everything that can go wrong between the Pi and the board is handled here, so the game never sees it:
 
 * The port is opened by URL through pyserial (``/dev/ttyUSB0``, a pty path, ``socket://host:port``,

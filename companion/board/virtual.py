@@ -1,5 +1,9 @@
 """A board in pure Python: the same protocol as the firmware, drawn in the terminal and as SVG.
 
+Why one module of about 700 lines: it is the firmware's whole behaviour in Python (parser, modes,
+drawing, the current cap, the pty server), kept in one file so it reads side by side with
+``firmware/src`` and ``tests/board/test_virtual_matches_firmware.py`` holds the two together.
+
 It is the board the companion uses when none is attached, and the peer the link's tests talk to.  Open
 it like any port, by URL, through pyserial's ``serial_for_url``: ``virtual://`` is a board of that port's
 own; ``virtual://NAME`` is the process's board of that name, which outlives the port as a physical board

@@ -1,5 +1,9 @@
 """Finding index corners (the small rank-over-suit print in a card's corner) and turning each into features.
 
+Why one module of about 700 lines: finding candidates and cutting their features must stay exactly what
+the network build trained on (the shipped networks learnt from these very features), so it is kept whole
+and changed only together with a rebuild.
+
 Why index corners rather than whole cards: at a pub table cards overlap (a row of played cards, a pile,
 a pair laid across each other) and a hand may cover most of a card, but the index corner is what players
 themselves read, and it is usually the last thing covered. So recognition never needs a whole card
