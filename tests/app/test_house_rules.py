@@ -84,16 +84,16 @@ def test_a_bad_house_rule_in_the_settings_file_is_one_sentence(key: str, value: 
     assert "\n" not in text and text.count(". ") == 0
 
 
+def crib(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+
+
 def test_crib_play_stops_on_a_bad_house_rule_with_one_sentence(tmp_path: Path) -> None:
     bad = tmp_path / "crib.toml"
     bad.write_text('[table]\nfirst_deal = "winner"\n')
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "play", "--config", str(bad)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=REPO,
-    )
+    done = crib("play", "--config", str(bad))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -197,9 +197,19 @@ def test_house_rules_chosen_for_a_new_game_survive_an_export_and_a_restart(tmp_p
         assert resumed.match_id == match_id
         assert resumed.game.settings.to_dict() == _expected().to_dict()
         assert len(resumed.game.log) == played
+    # ``crib export`` and ``crib replay`` take the match, with its house rules, from the database.
+    game_file = tmp_path / "match.txt"
+    exported = crib("export", str(path), "--match", str(match_id), "-o", str(game_file))
+    assert exported.returncode == 0, exported.stderr
+    assert "skunk 70 none" in game_file.read_text(encoding="utf-8").splitlines()
+    replayed = crib("replay", str(game_file))
+    assert replayed.returncode == 0, replayed.stderr
+    with Journal(path) as journal:
         # A new game with nothing chosen goes back to the settings file's rules.
-        resumed.handle(NewGame())
-        assert resumed.game.settings.to_dict() == config.settings().to_dict()
+        again = Table(journal, config)
+        again.handle(NewGame())
+        assert again.match_id != match_id
+        assert again.game.settings.to_dict() == config.settings().to_dict()
 
 
 def test_house_rules_the_engine_refuses_leave_the_match_alone(tmp_path: Path) -> None:
