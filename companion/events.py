@@ -12,6 +12,7 @@ journal and the scoreboard can carry it as JSON.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, TypeAlias
 
@@ -92,9 +93,26 @@ class Undo:
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """Abandon the game in progress and start a fresh one (the undo button held down)."""
+    """Abandon the game in progress and start a fresh one (the undo button held down, or the scoreboard's
+    new-game form).
+
+    ``settings`` are the house rules chosen for the new match, as (option, value) pairs named as the
+    engine names them (``target``, ``muggins``, ``skunk_line`` ...); empty: the settings file's.  A mapping
+    given is kept as sorted pairs, so the event stays a frozen, comparable value.
+    """
 
     name: ClassVar[str] = "new-game"
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        given: Any = self.settings
+        pairs = given.items() if isinstance(given, Mapping) else given
+        object.__setattr__(self, "settings", tuple(sorted((str(k), v) for k, v in pairs)))
+
+    @property
+    def chosen(self) -> dict[str, Any]:
+        """The house rules chosen, as a mapping (empty: the settings file's)."""
+        return dict(self.settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +212,9 @@ _TYPES: dict[str, Any] = {
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """The JSON form: ``{"event": name, **fields}``."""
+    """The JSON form: ``{"event": name, **fields}`` (a new game's house rules as an object)."""
+    if isinstance(event, NewGame):
+        return {"event": event.name, "settings": event.chosen}
     return {"event": event.name, **asdict(event)}
 
 

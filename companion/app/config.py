@@ -11,6 +11,12 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     variant = "six-card"       # or "five-card" (game to 61)
     muggins_in_play = false    # house rule: muggins also on points left unclaimed in the play
     over_claim = "corrected"   # or "opponent-takes": the opponent pegs points over-claimed
+    muggins = true             # house rule: muggins at all (false: nobody pegs points left behind)
+    target = 121               # points that win a game (left out: 121, or 61 for five-card)
+    skunk_line = 91            # a loser below this is skunked (left out: 30 short of the target)
+    double_skunk_line = 61     # or "none" (left out: 60 short of the target, none in a game to 61)
+    skunk_double_win = true    # a skunk counts as two games won in a match
+    first_deal = "alternate"   # or "loser": who deals first in the later games of a match
 
     [camera]
     source = "pi"              # the Pi camera; "camera:N" a USB camera; a video file; a folder of images
@@ -37,7 +43,9 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
 
 A wrong key or value is one sentence naming it, never a traceback.  The words a value may be are the
 engine's own (:class:`~companion.rules.game.Counting`, :class:`~companion.rules.game.OverClaim`, the
-variants of :mod:`companion.rules.variants`), so the file cannot promise what the engine does not do.
+variants of :mod:`companion.rules.variants`), and the house rules are checked by the engine's own
+:meth:`~companion.rules.settings.Settings.with_house_rules`, so the file cannot promise what the engine
+does not do.
 ``docs/config.md`` is the table of every key.
 """
 
@@ -50,7 +58,9 @@ from typing import Any
 
 from companion.controls import ControlPins
 from companion.rules.game import Counting, OverClaim
+from companion.rules.settings import Settings
 from companion.rules.variants import VARIANTS as ALL_VARIANTS
+from companion.rules.variants import variant_named
 
 __all__ = ["AUTO", "CLAIMS", "VARIANTS", "TableConfig", "check_camera", "load_config"]
 
@@ -92,6 +102,14 @@ class TableConfig:
     variant: str = "six-card"
     muggins_in_play: bool = False
     over_claim: str = "corrected"
+    muggins: bool = True
+    target: int | None = None
+    """None: the variant's own (121, or 61 for five-card)."""
+    skunk_line: int | None = None
+    double_skunk_line: int | str | None = None
+    """A number, ``"none"`` (no double skunk), or None: the usual for the target."""
+    skunk_double_win: bool = True
+    first_deal: str = "alternate"
     camera: str | None = None
     board_port: str | None = None
     brightness: int = 64
@@ -130,6 +148,7 @@ class TableConfig:
         if self.over_claim not in {choice.value for choice in OverClaim}:
             known = " or ".join(repr(choice.value) for choice in OverClaim)
             raise ValueError(f"over_claim {self.over_claim!r} is not {known}")
+        self.settings()  # the engine's own checks of every house rule
         if self.camera is not None:
             check_camera(self.camera)
         if not 0 <= self.brightness <= 255:
@@ -138,6 +157,29 @@ class TableConfig:
             raise ValueError(f"web port {self.web_port} is not a port number")
         if (self.web_certfile is None) != (self.web_keyfile is None):
             raise ValueError("[web] HTTPS needs both certfile and keyfile")
+
+    def settings(self) -> Settings:
+        """The engine's settings for a new match at this table: the game, the counting and the house
+        rules from the file.  The table shows hands automatically (the engine counts them as soon as
+        the play ends)."""
+        base = Settings(
+            variant=variant_named(self.variant),
+            counting=Counting(self.mode),
+            match_games=2 * self.games_to_win - 1,
+            auto_show=True,
+        )
+        return base.with_house_rules(
+            {
+                "muggins": self.muggins,
+                "muggins_in_play": self.muggins_in_play,
+                "over_claim": self.over_claim,
+                "target": self.target,
+                "skunk_line": self.skunk_line,
+                "double_skunk_line": self.double_skunk_line,
+                "skunk_double_win": self.skunk_double_win,
+                "first_deal": self.first_deal,
+            }
+        )
 
     def with_changes(self, **changes: Any) -> TableConfig:
         """A copy with the given settings replaced (None means: keep)."""
@@ -154,6 +196,12 @@ _SECTIONS: dict[str, dict[str, str]] = {
         "variant": "variant",
         "muggins_in_play": "muggins_in_play",
         "over_claim": "over_claim",
+        "muggins": "muggins",
+        "target": "target",
+        "skunk_line": "skunk_line",
+        "double_skunk_line": "double_skunk_line",
+        "skunk_double_win": "skunk_double_win",
+        "first_deal": "first_deal",
     },
     "camera": {"source": "camera"},
     "board": {"port": "board_port", "brightness": "brightness"},
@@ -175,6 +223,12 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "variant": str,
     "muggins_in_play": bool,
     "over_claim": str,
+    "muggins": bool,
+    "target": int,
+    "skunk_line": int,
+    "double_skunk_line": (int, str),
+    "skunk_double_win": bool,
+    "first_deal": str,
     "camera": (str, int),
     "board_port": str,
     "brightness": int,

@@ -30,7 +30,7 @@ engine and in the journal, each whole, so an undo never leaves half of what one 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
@@ -97,17 +97,14 @@ class Correction:
         return {"message": self.message, "zone": self.zone, "seen": self.seen, "choices": list(self.choices)}
 
 
-def _settings_dict(config: TableConfig) -> dict[str, Any]:
-    """The engine's settings for this table, as saved with each match (read by ``Settings.from_dict``).
-    The table shows hands automatically: the engine counts them as soon as the play ends."""
-    return {
-        "variant": config.variant,
-        "counting": config.mode,
-        "match_games": 2 * config.games_to_win - 1,
-        "muggins_in_play": config.muggins_in_play,
-        "over_claim": config.over_claim,
-        "auto_show": True,
-    }
+def _settings_dict(config: TableConfig, chosen: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """The engine's settings for a new match, as saved with it (read back by ``Settings.from_dict``): the
+    settings file's, with the house rules ``chosen`` on the scoreboard (if any) over them.  The match's
+    own copy is what a resume reads, so a restart keeps the rules the players chose."""
+    settings = config.settings()
+    if chosen:
+        settings = settings.with_house_rules(chosen)
+    return settings.to_dict()
 
 
 class Table:
@@ -163,9 +160,9 @@ class Table:
 
     # -- matches -----------------------------------------------------------------------------------
 
-    def _begin_match(self) -> None:
+    def _begin_match(self, chosen: Mapping[str, object] | None = None) -> None:
         self.players = self.config.players
-        settings = _settings_dict(self.config)
+        settings = _settings_dict(self.config, chosen)
         self.settings = Settings.from_dict(settings)
         self.match_id = self.journal.begin_match(settings, self.players)
         self.game = Game(self.settings)
@@ -185,14 +182,21 @@ class Table:
             self._crib_seen = cards
             self.journal.set_note(self.match_id, "crib_seen", [str(c) for c in cards])
 
-    def new_match(self) -> None:
-        """Abandon (or close, if decided) the match in progress and start afresh."""
+    def new_match(self, chosen: Mapping[str, object] | None = None) -> None:
+        """Abandon (or close, if decided) the match in progress and start afresh, under the house rules
+        ``chosen`` on the scoreboard (None: the settings file's).  Rules the engine refuses leave the
+        match in progress alone and say why."""
+        try:
+            _settings_dict(self.config, chosen)
+        except ValueError as error:
+            self.notice = f"no new game: {error}"
+            return
         winner = self.game.match_winner
         if winner is not None:
             self.journal.finish_match(self.match_id, winner)
         else:
             self.journal.abandon(self.match_id)
-        self._begin_match()
+        self._begin_match(chosen)
         self.notice = "a new game: cut for the deal"
 
     # -- what the outputs show ----------------------------------------------------------------------
@@ -290,7 +294,7 @@ class Table:
             case Undo():
                 self.undo()
             case NewGame():
-                self.new_match()
+                self.new_match(event.chosen)
             case SayGo(player):
                 self._do([Go(player)])
                 self._count_crib()

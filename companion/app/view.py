@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from companion.board.state import DEFAULT_COLOURS, BoardState, Mode, Pegs, Tentative
 from companion.rules.game import Counting, Deal, Game, NextGame, Phase, Snapshot
+from companion.rules.settings import FirstDeal, OverClaim, Settings
 
 if TYPE_CHECKING:
     from companion.app.store import Journal
     from companion.app.table import Table
 
-__all__ = ["board_state", "build_view", "deal_rows", "layout_dict", "statistics"]
+__all__ = ["board_state", "build_view", "deal_rows", "house_rules_text", "layout_dict", "statistics"]
 
 _PHASE_WORDS = {
     Phase.CUT_FOR_DEAL: "cut for the deal",
@@ -30,6 +31,28 @@ _PHASE_WORDS = {
     Phase.SHOW: "the show",
     Phase.GAME_OVER: "game over",
 }
+
+
+def house_rules_text(settings: Settings) -> str:
+    """The match's length and house rules in a compact line of plain words, for the scoreboard:
+    "to 121, best of 3 · muggins on (also in the play) · skunk 91, double 61, a skunk wins two"."""
+    length = f"to {settings.game_target}"
+    length += ", one game" if settings.match_games == 1 else f", best of {settings.match_games}"
+    if not settings.muggins:
+        muggins = "no muggins"
+    else:
+        muggins = "muggins on" + (" (also in the play)" if settings.muggins_in_play else " (not in the play)")
+    skunk, double = settings.skunk
+    lines = f"skunk {skunk}" + (", no double skunk" if double is None else f", double {double}")
+    if settings.match_games > 1:
+        lines += ", a skunk wins two" if settings.skunk_double_win else ", a skunk wins one"
+    parts = [length, muggins, lines]
+    if settings.over_claim is OverClaim.OPPONENT_TAKES:
+        parts.append("over-claims to the opponent")
+    if settings.match_games > 1:
+        loser = settings.first_deal is FirstDeal.LOSER
+        parts.append("the loser deals next" if loser else "the deal alternates")
+    return " · ".join(parts)
 
 
 def statistics(journal: Journal) -> dict[str, Any]:
@@ -218,5 +241,7 @@ def build_view(table: Table) -> dict[str, Any]:
             "winner": snapshot.match_winner,
             "games": [g.to_dict() for g in snapshot.games],
         },
+        "settings": game.settings.to_dict(),
+        "house_rules": house_rules_text(game.settings),
         "serial": snapshot.serial,
     }

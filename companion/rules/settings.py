@@ -6,17 +6,34 @@ game file's setting lines are read by :mod:`companion.rules.notation` into the s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
 from companion.rules.variants import SIX_CARD, Variant, skunk_lines_for, variant_named
 
-__all__ = ["MOST_POINTS", "Counting", "FirstDeal", "OverClaim", "Phase", "Settings"]
+__all__ = ["HOUSE_RULES", "MOST_POINTS", "Counting", "FirstDeal", "OverClaim", "Phase", "Settings"]
 
 #: The highest target (and the most games in a match) a table may set: far past any real game, and
 #: low enough that every figure stays a small number.
 MOST_POINTS: Final = 1000
+
+
+#: The options players choose before a game (the settings file's ``[table]`` keys and the scoreboard's
+#: new-game form use these names): the game's length and every house rule where the rules texts differ.
+HOUSE_RULES: Final = (
+    "target",
+    "match_games",
+    "muggins",
+    "muggins_in_play",
+    "over_claim",
+    "skunk_line",
+    "double_skunk_line",
+    "skunk_double_win",
+    "first_deal",
+)
+_YES_NO: Final = ("muggins", "muggins_in_play", "skunk_double_win")
 
 
 class Phase(Enum):
@@ -114,6 +131,42 @@ class Settings:
             double = self.double_skunk_line
             raise ValueError(f"the double-skunk line must be from 0 to the skunk line, {skunk}, not {double}")
 
+    def with_house_rules(self, chosen: Mapping[str, object]) -> Settings:
+        """These settings with the house rules ``chosen`` by the players (keys of :data:`HOUSE_RULES`).
+
+        The one strict reader of a choice made outside the engine (the settings file, the scoreboard's
+        form): a value of the wrong kind is refused here in one sentence rather than coerced, so a table
+        never plays a rule nobody chose.  ``double_skunk_line`` may be ``"none"`` (or 0): no double skunk;
+        ``target`` and the lines may be None: the usual for the game.
+        """
+        changes: dict[str, object] = {}
+        for key, value in chosen.items():
+            if key not in HOUSE_RULES:
+                raise ValueError(f"{key!r} is not a house rule (they are {', '.join(HOUSE_RULES)})")
+            if key in _YES_NO:
+                if not isinstance(value, bool):
+                    raise ValueError(f"{key} is true or false, not {value!r}")
+                changes[key] = value
+            elif key == "over_claim":
+                changes[key] = _choice(OverClaim, key, value)
+            elif key == "first_deal":
+                changes[key] = _choice(FirstDeal, key, value)
+            elif key == "double_skunk_line" and isinstance(value, str) and value.strip().lower() == "none":
+                changes[key] = 0
+            elif value is None and key != "match_games":
+                changes[key] = None
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{key} is a whole number, not {value!r}")
+            else:
+                changes[key] = value
+        if changes.get("target") == self.variant.target:
+            changes["target"] = None  # the variant's own: the game file names only what differs
+        settings = replace(self, **changes)  # type: ignore[arg-type]
+        skunk, _ = settings.skunk
+        if skunk > settings.game_target:
+            raise ValueError(f"the skunk line, {skunk}, must not be above the target, {settings.game_target}")
+        return settings
+
     @property
     def game_target(self) -> int:
         """The points that win a game."""
@@ -175,3 +228,12 @@ class Settings:
             "auto_show": self.auto_show,
             "skunk_double_win": self.skunk_double_win,
         }
+
+
+def _choice(kind: type[OverClaim] | type[FirstDeal], key: str, value: object) -> OverClaim | FirstDeal:
+    """The option of ``kind`` named ``value``; anything else is one sentence naming the options."""
+    for option in kind:
+        if value == option.value:
+            return option
+    known = " or ".join(repr(option.value) for option in kind)
+    raise ValueError(f"{key} is {known}, not {value!r}")

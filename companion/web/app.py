@@ -9,7 +9,9 @@ Pages and data:
 * ``GET /api/layout`` -- the board's holes from its layout file (for other clients: the page draws its own);
 * ``GET /api/stats`` -- finished games and each player's record.
 
-Changes: ``POST /api/undo``, ``/api/new-game``, ``/api/correct``, ``/api/settings``, ``/api/go``,
+Changes: ``POST /api/undo``, ``/api/new-game`` (its body: the house rules chosen for the new match, by
+the engine's names, e.g. ``{"target": 121, "muggins": true, "skunk_double_win": false}``; empty: the
+settings file's), ``/api/correct``, ``/api/settings``, ``/api/go``,
 ``/api/muggins``, ``/api/claim`` (and ``/api/pin``, which only checks a PIN).  Each needs the PIN in the
 ``X-Table-Pin`` header, checked with the Host header and the body's size by :class:`TableGuard` before
 the route runs (see :mod:`companion.web.guard`).  They do not touch the game: each posts one event to the
@@ -25,7 +27,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import Body, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,6 +43,7 @@ from companion.events import (
     SetMode,
     Undo,
 )
+from companion.rules.settings import Settings
 from companion.web.guard import MAX_BODY, PinGuard, TableGuard, default_hosts
 from companion.web.hub import ScoreboardHub
 
@@ -186,8 +189,14 @@ def create_app(
         return accept(Undo())
 
     @app.post("/api/new-game")
-    def new_game() -> JSONResponse:
-        return accept(NewGame())
+    def new_game(chosen: dict[str, Any] | None = Body(default=None)) -> JSONResponse:  # noqa: B008
+        # The form's house rules are checked by the engine's own reader here, so a choice it refuses is
+        # a 422 with its sentence at once, not a notice after the old match was given up.
+        try:
+            Settings().with_house_rules(chosen or {})
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        return accept(NewGame(tuple((chosen or {}).items())))
 
     @app.post("/api/go")
     def say_go(body: Player) -> JSONResponse:

@@ -311,6 +311,7 @@ function render(v) {
     document.querySelectorAll(".n" + i).forEach((n) => { n.textContent = names[i] || ""; });
   }
   tid("phase").textContent = v.phase_text || v.phase || "";
+  tid("house-rules").textContent = v.house_rules || "";
   tid("count").textContent = v.count ?? 0;
   const inPlay = v.phase === "play";
   const cards = inPlay || (v.run || []).length ? (v.run || []) : [];
@@ -441,6 +442,54 @@ async function ask(path, body) {
   return false;
 }
 
+// -- a new game and its house rules ---------------------------------------------------------------
+
+// The form opens with the match's own house rules (the settings file's, or those chosen last time).
+function openRulesForm() {
+  const f = $("rules-fields").elements;
+  const s = (view && view.settings) || {};
+  f.target.value = s.target || 121;
+  f.match_games.value = String(s.match_games || 3);
+  f.muggins.value = s.muggins === false ? "off" : (s.muggins_in_play ? "play" : "on");
+  f.over_claim.value = s.over_claim || "corrected";
+  f.skunk_line.value = s.skunk_line ?? 91;
+  f.double_skunk_line.value = s.double_skunk_line ?? 0;
+  f.skunk_double_win.checked = s.skunk_double_win !== false;
+  f.first_deal.value = s.first_deal || "alternate";
+  tid("rules-reply").textContent = "";
+  $("rules-form").showModal();
+}
+
+// A new target brings the usual lines with it: 30 and 60 holes short (no double skunk near the start).
+function usualSkunkLines() {
+  const f = $("rules-fields").elements;
+  const target = Number(f.target.value);
+  if (!(target > 0)) return;
+  f.skunk_line.value = Math.max(0, target - 30);
+  f.double_skunk_line.value = target - 60 > 1 ? target - 60 : 0;
+}
+
+async function startNewGame(e) {
+  e.preventDefault();
+  const f = $("rules-fields").elements;
+  const body = {
+    target: Number(f.target.value),
+    match_games: Number(f.match_games.value),
+    muggins: f.muggins.value !== "off",
+    muggins_in_play: f.muggins.value === "play",
+    over_claim: f.over_claim.value,
+    skunk_line: Number(f.skunk_line.value),
+    double_skunk_line: Number(f.double_skunk_line.value),
+    skunk_double_win: f.skunk_double_win.checked,
+    first_deal: f.first_deal.value,
+  };
+  if (await ask("/api/new-game", body)) {
+    $("rules-form").close();
+  } else {
+    tid("rules-reply").textContent = tid("reply").textContent;
+  }
+}
+
 // -- keeping the screen on ---------------------------------------------------------------------------
 
 let wake = null;
@@ -474,9 +523,10 @@ async function start() {
   $("pin").value = localStorage.getItem(PIN_KEY) || "";
   $("pin-form").addEventListener("submit", (e) => e.preventDefault());
   $("undo").addEventListener("click", () => ask("/api/undo"));
-  $("new-game").addEventListener("click", () => {
-    if (confirm("Abandon this game and start a new one?")) ask("/api/new-game");
-  });
+  $("new-game").addEventListener("click", openRulesForm);
+  tid("rules-cancel").addEventListener("click", () => $("rules-form").close());
+  $("rules-fields").addEventListener("submit", startNewGame);
+  $("rules-fields").elements.target.addEventListener("change", usualSkunkLines);
   $("mode").addEventListener("change", (e) => ask("/api/settings", { mode: e.target.value }));
   $("go").addEventListener("click", () => {
     if (view && view.turn !== null && view.turn !== undefined) ask("/api/go", { player: view.turn });

@@ -24,10 +24,15 @@ const Board = (() => {
     return node;
   }
 
-  // Skunk lines: a loser short of target-30 is skunked, short of target-60 double skunked.
-  function lines(target) {
-    const out = [{ hole: target - 30, name: "skunk", testid: "skunk-line" }];
-    if (target - 60 > 0) out.push({ hole: target - 60, name: "double skunk", testid: "double-skunk-line" });
+  // Skunk lines: the match's own (its house rules, in the view's settings); without them the usual,
+  // a loser short of target-30 is skunked, short of target-60 double skunked.
+  let house = null;      // the settings of the view being drawn
+  function lines(target, settings = house) {
+    const own = settings && settings.skunk_line !== undefined && settings.skunk_line !== null;
+    const skunk = own ? settings.skunk_line : target - 30;
+    const double = own ? settings.double_skunk_line : target - 60;
+    const out = [{ hole: skunk, name: "skunk", testid: "skunk-line" }];
+    if (double && double > 0) out.push({ hole: double, name: "double skunk", testid: "double-skunk-line" });
     return out;
   }
 
@@ -165,6 +170,7 @@ const Board = (() => {
   }
 
   function draw(box, view, wall) {
+    house = view.settings || null;
     box.replaceChildren();
     const narrow = !wall && box.clientWidth < NARROW;
     box.dataset.drawn = narrow ? "strips" : "whole";

@@ -26,7 +26,7 @@ const Charts = (() => {
     const y = (s) => bottom - (Math.min(s, target) / target) * (bottom - top);
     el("rect", { x: left, y: top, width: right - left, height: bottom - top, class: "plot" }, svg);
     const marks = [{ at: target, name: "game", cls: "game" }];
-    for (const line of Board.lines(target)) marks.push({ at: line.hole, name: line.name, cls: "skunk" });
+    for (const line of Board.lines(target, view.settings)) marks.push({ at: line.hole, name: line.name, cls: "skunk" });
     for (const m of marks) {
       el("line", { x1: left, x2: right, y1: y(m.at), y2: y(m.at), class: `mark ${m.cls}`,
         "data-testid": `race-${m.cls === "game" ? "game" : m.name.replace(" ", "-")}`, "data-score": m.at }, svg);
