@@ -232,10 +232,17 @@ class Recogniser:
     def _suppress(readings: list[Reading]) -> list[Reading]:
         """One reading per index: the most confident among those that overlap it."""
         kept: list[Reading] = []
+        # The centres and lengths of those kept, as arrays: each reading is weighed against all at once.
+        centres = np.zeros((len(readings), 2))
+        lengths = np.zeros(len(readings))
         for rd in sorted(readings, key=lambda r: (r.not_index > 0.5, -r.confidence)):
             c = rd.centre
-            if any(np.hypot(*(c - k.centre)) < 0.9 * max(k.cand.length, rd.cand.length) for k in kept):
+            n = len(kept)
+            off = c - centres[:n]
+            near = np.hypot(off[:, 0], off[:, 1]) < 0.9 * np.maximum(lengths[:n], rd.cand.length)
+            if near.any():
                 continue
+            centres[n], lengths[n] = c, rd.cand.length
             kept.append(rd)
         return kept
 
