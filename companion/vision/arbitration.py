@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from companion.vision import pips
 from companion.vision.pips import Pips
 from companion.vision.reading import Reading, opposite
+from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import UNKNOWN
 
-__all__ = ["COURT_RANKS", "PIP_CONFIDENCE", "PIP_RANKS", "Card", "agree", "by_pips", "counted"]
+__all__ = ["COURT_RANKS", "PIP_RANKS", "Card", "agree", "by_pips", "counted"]
 
 #: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`counted`).
 PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
@@ -24,13 +24,6 @@ PIP_NAMES: Final = {count: rank for rank, count in PIP_RANKS.items()}
 COURT_RANKS: Final = ("J", "Q", "K")
 #: The red suits.
 RED: Final = ("d", "h")
-#: The confidence of a card named by its pips over its index's reading.
-PIP_CONFIDENCE: Final = 0.9
-#: An index at least this sure keeps its suit whatever its pips' outline looks like. Why: in dim light
-#: with a noisy sensor every pip's outline is ragged, notched as a club's or a heart's are (a spade's
-#: pips measured 0.14, a diamond's 0.25, where clean they measure under 0.045 and 0.06), while the
-#: networks read those cards' indices all but certainly (0.9999-1.0), and right.
-SURE_INDEX: Final = 0.99
 
 Card = tuple[list[Reading], str, float]
 """A card as read: the readings of its corners, its name and how sure that is."""
@@ -56,6 +49,7 @@ def counted(
     pips_between: Callable[[Reading, Reading], Pips | None],
     pictured: Callable[[Reading, Reading], float | None],
     unsure: Sequence[Reading] = (),
+    settings: PipSettings = SHIPPED.pips,
 ) -> list[Card]:
     """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
     card whose two opposite corners are read, whatever rank they read: its pips counted where the count
@@ -64,20 +58,20 @@ def counted(
 
     A count that differs from the rank read names the card instead, in the suit each index read: the
     suit mark is the part of an index the networks and the notches read surely, and the rank glyph the
-    part a new typeface changes. But where the index is in doubt (a corner less than SURE_INDEX sure,
-    or its two corners reading two suits) and the pips' outline plainly shows the other suit of its
-    colour (see :func:`by_pips`), that suit names the card (see :func:`_counted_name`): a small
-    card's index suit mark is a few pixels, its pips three times the size (the real eight of clubs 87
-    pixels wide, its indices read as spades, 0.97 sure, by networks that had not seen that deck, its
-    pips plainly clubs). The colour is left to the index, which the networks and the ink's saturation
-    rarely mistake. A picture names it by the corner that reads a court. Corners are paired by where
-    they lie, not by what they say, so a card whose two corners read two ranks (a 3 and a 5, a J and a
-    7) becomes one card; lying whole, with no count and no picture, it is reported unread. A card read
-    as a court at both corners whose pips are plainly counted is that number card (a glyph read as a
-    court's letter); one read as a number at both whose middle shows a picture is reported unread (a
-    serif "K" read as a "10": which court it is, nothing read says). That picture must be larger than
-    where a corner reads a court (OVERRULING_PICTURE): the pips of a small number card run together
-    into marks as large as some pictures' pieces.
+    part a new typeface changes. But where the index is in doubt (a corner less than
+    ``settings.sure_index`` sure, or its two corners reading two suits) and the pips' outline plainly
+    shows the other suit of its colour (see :func:`by_pips`), that suit names the card (see
+    :func:`_counted_name`): a small card's index suit mark is a few pixels, its pips three times the
+    size (the real eight of clubs 87 pixels wide, its indices read as spades, 0.97 sure, by networks
+    that had not seen that deck, its pips plainly clubs). The colour is left to the index, which the
+    networks and the ink's saturation rarely mistake. A picture names it by the corner that reads a
+    court. Corners are paired by where they lie, not by what they say, so a card whose two corners read
+    two ranks (a 3 and a 5, a J and a 7) becomes one card; lying whole, with no count and no picture, it
+    is reported unread. A card read as a court at both corners whose pips are plainly counted is that
+    number card (a glyph read as a court's letter); one read as a number at both whose middle shows a
+    picture is reported unread (a serif "K" read as a "10": which court it is, nothing read says). That
+    picture must be larger than where a corner reads a court (``settings.overruling_picture``): the pips
+    of a small number card run together into marks as large as some pictures' pieces.
     """
     out = list(cards)
     k = 0
@@ -92,7 +86,7 @@ def counted(
             else None
         )
         if partner is None:
-            out[k] = _counted_with_unsure(out[k], unsure, pips_between)
+            out[k] = _counted_with_unsure(out[k], unsure, pips_between, settings)
             k += 1
             continue
         (a, b), j = partner
@@ -100,9 +94,10 @@ def counted(
         court = next((card for card in pair if card[1][:-1] in COURT_RANKS), None)
         found = pips_between(a, b)
         count = None if found is None else found.count
-        shown = by_pips(found)
+        shown = by_pips(found, settings)
         picture = None if count is not None or (court is not None and j == k) else pictured(a, b)
-        shows = picture is not None and picture > (OVERRULING_PICTURE if court is None else pips.PICTURE)
+        bar = settings.overruling_picture if court is None else settings.picture
+        shows = picture is not None and picture > bar
         # Two names on the corners of one card lying whole, and its middle says neither.
         torn = count is None and not shows and picture is not None and j != k
         if count is None and not shows and not torn:
@@ -117,13 +112,13 @@ def counted(
                 # Read as a number at both corners, or as two numbers, it shows a court's picture: a
                 # court whose rank glyph was misread (a serif "K" as a "10"). Which court is not known,
                 # nor which of two names is right where its middle says neither.
-                label, conf = UNKNOWN, PIP_CONFIDENCE
+                label, conf = UNKNOWN, settings.pip_confidence
             elif count is None and court is not None:
                 label, conf = court[1], court[2]
             elif count is not None:
-                named = _counted_name(label, group, count, shown, two_suits)
+                named = _counted_name(label, group, count, shown, two_suits, settings)
                 if named != label:
-                    label, conf = named, PIP_CONFIDENCE
+                    label, conf = named, settings.pip_confidence
             before = merged.get(label)
             merged[label] = (
                 (group, label, conf) if before is None else (before[0] + group, label, max(before[2], conf))
@@ -135,19 +130,11 @@ def counted(
     return out
 
 
-#: A card read as a number at both corners (or whose two corners read two numbers) and not counted is
-#: taken for a court whose rank glyph was misread when one mark covers more than this share of its
-#: middle (see :func:`pips.picture_share`); a card with a corner read as a court needs only
-#: pips.PICTURE. Why higher: nothing read says "court" then, and a number card whose pips run together
-#: makes a large mark too. Measured on cards alone on the table, 70-200 pixels wide, at three turns
-#: each: the demo deck's nines up to 0.071 (a 9 of spades at 90 pixels and a 9 of clubs at 140 were
-#: otherwise reported unread); the real deck's courts printed with a number's index, kings 0.22-0.26,
-#: jacks 0.09-0.35, queens (a picture in small pieces) 0.05-0.13.
-OVERRULING_PICTURE: Final = 0.1
-
-
 def _counted_with_unsure(
-    card: Card, unsure: Sequence[Reading], pips_between: Callable[[Reading, Reading], Pips | None]
+    card: Card,
+    unsure: Sequence[Reading],
+    pips_between: Callable[[Reading, Reading], Pips | None],
+    settings: PipSettings,
 ) -> Card:
     """``card``, read at one corner only, counted against an index read unsurely (``unsure``: too
     unsure to name anything) at its opposite corner, where there is one and the count is plain; that
@@ -166,21 +153,23 @@ def _counted_with_unsure(
     found = None if other is None else pips_between(a, other)
     if other is None or found is None:
         return card
-    named = _counted_name(label, group, found.count, by_pips(found), False)
-    return ([a, other], named, conf if named == label else PIP_CONFIDENCE)
+    named = _counted_name(label, group, found.count, by_pips(found, settings), False, settings)
+    return ([a, other], named, conf if named == label else settings.pip_confidence)
 
 
-def _counted_name(label: str, group: list[Reading], count: int, shown: str | None, two_suits: bool) -> str:
+def _counted_name(
+    label: str, group: list[Reading], count: int, shown: str | None, two_suits: bool, settings: PipSettings
+) -> str:
     """The name of a card read as ``label`` (by the readings ``group``) whose pips are plainly ``count``
     (and, if ``shown``, plainly of that card's suit: see :func:`by_pips`), where its corners read
     ``two_suits`` or one.
 
     The count names the rank. The suit is the index's unless the pips plainly show the other of its
-    colour and the index is in doubt: its least sure corner under SURE_INDEX, or its two corners
+    colour and the index is in doubt: its least sure corner under ``settings.sure_index``, or its two corners
     reading two suits, when without the pips' word the card is not named at all.
     """
     suit = label[-1]
-    in_doubt = two_suits or min(r.confidence for r in group) < SURE_INDEX
+    in_doubt = two_suits or min(r.confidence for r in group) < settings.sure_index
     if shown is not None and (shown[-1] in RED) == (suit in RED) and in_doubt:
         suit = shown[-1]
     elif two_suits:
@@ -223,7 +212,7 @@ def _opposite_corner(k: int, cards: Sequence[Card]) -> tuple[tuple[Reading, Read
     return None
 
 
-def by_pips(found: Pips | None) -> str | None:
+def by_pips(found: Pips | None, settings: PipSettings = SHIPPED.pips) -> str | None:
     """The card a face's pips name (see :func:`pips.pips_of`), or None unless its suit is plain too.
 
     The colour halves the suits; the pips' outline tells the two of a colour apart. A club's lobes
@@ -235,26 +224,13 @@ def by_pips(found: Pips | None) -> str | None:
         return None
     rank = PIP_NAMES[found.count]
     if found.red:
-        if found.notch >= HEART_NOTCH or found.centre <= HEART_CENTRE:
+        if found.notch >= settings.heart_notch or found.centre <= settings.heart_centre:
             return f"{rank}h"
-        if found.notch <= DIAMOND_NOTCH and found.centre >= DIAMOND_CENTRE:
+        if found.notch <= settings.diamond_notch and found.centre >= settings.diamond_centre:
             return f"{rank}d"
         return None
-    if found.notch >= CLUB_NOTCH:
+    if found.notch >= settings.club_notch:
         return f"{rank}c"
-    if found.notch <= SPADE_NOTCH:
+    if found.notch <= settings.spade_notch:
         return f"{rank}s"
     return None  # between the two, or not measured (NaN)
-
-
-#: Pips' notch depths (see :func:`companion.vision.index.suit_notches`) and how far down their ink's
-#: centre lies (see :class:`pips.Pips`) that name each suit. Measured on both decks alone on the table,
-#: 70-180 pixels wide, sharp and soft (blur 1.2): clubs' notches 0.069-0.28 and spades' 0.023-0.043;
-#: diamonds' 0.026-0.060 with their centre 0.476-0.526 down, hearts' 0.048-0.164 with theirs 0.40-0.52,
-#: and every heart either notched 0.097 or more or centred 0.438 down or higher.
-CLUB_NOTCH: Final = 0.06
-SPADE_NOTCH: Final = 0.045
-HEART_NOTCH: Final = 0.08
-HEART_CENTRE: Final = 0.455
-DIAMOND_NOTCH: Final = 0.06
-DIAMOND_CENTRE: Final = 0.47

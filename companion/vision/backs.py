@@ -7,7 +7,6 @@ index readings, which it only consults to know where faces are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 import cv2
 import numpy as np
@@ -15,6 +14,7 @@ import numpy.typing as npt
 
 from companion.vision import pips
 from companion.vision.reading import Reading
+from companion.vision.settings import SHIPPED, BackSettings
 from companion.vision.types import Frame
 
 __all__ = ["backs"]
@@ -23,7 +23,7 @@ _Quad = list[tuple[float, float]]
 
 
 def backs(
-    image: Frame, readings: Sequence[Reading], scale: float
+    image: Frame, readings: Sequence[Reading], scale: float, settings: BackSettings = SHIPPED.backs
 ) -> tuple[list[tuple[_Quad, float]], list[_Quad]]:
     """Card-shaped outlines with no index inside: face-down cards (with a confidence), and face-up ones
     whose white face shows (see :func:`_backs_at`), in the pixels of ``image``.
@@ -36,7 +36,7 @@ def backs(
     while max(image.shape[:2]) > 1000:
         image = np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.uint8)
         factor *= 0.5
-    backs, faces = _backs_at(image, readings, factor * scale)
+    backs, faces = _backs_at(image, readings, factor * scale, settings)
     return (
         [([(x / factor, y / factor) for x, y in quad], conf) for quad, conf in backs],
         [[(x / factor, y / factor) for x, y in quad] for quad in faces],
@@ -54,7 +54,7 @@ def _median(gray: npt.NDArray[np.uint8]) -> float:
 
 
 def _backs_at(
-    image: Frame, readings: Sequence[Reading], factor: float
+    image: Frame, readings: Sequence[Reading], factor: float, settings: BackSettings
 ) -> tuple[list[tuple[_Quad, float]], list[_Quad]]:
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     blurred = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0), np.uint8)
@@ -91,9 +91,9 @@ def _backs_at(
         rect, fill = found
         _, (rw, rh), _ = rect
         box = np.asarray(cv2.boxPoints(rect), np.float32)
-        paper, open_paper = _paper(image, box, min(rw, rh))
+        paper, open_paper = _paper(image, box, min(rw, rh), settings.open_reach)
         quad = [(float(x), float(y)) for x, y in box]
-        if paper > 0.4 and open_paper > OPEN_PAPER:
+        if paper > 0.4 and open_paper > settings.open_paper:
             faces.append(quad)  # mostly open card white: a face whose index is hidden or unreadable
             continue
         out.append((quad, round(min(0.99, 0.6 + 0.4 * fill), 3)))
@@ -143,20 +143,12 @@ def _card_shape_under(cnt: npt.NDArray[np.int32], min_area: float) -> tuple[Rect
     return ((cx + x - 1, cy + y - 1), wh, angle), found[1]
 
 
-#: A card-shaped outline that is mostly white is a face (its index hidden or unreadable) unless its white
-#: is only the gaps of a fine pattern: less than OPEN_PAPER of its middle is white OPEN_REACH of the
-#: card's width from any ink. Why: a face's white lies in open fields between its pips and around its
-#: picture, while a back printed as a fine lattice or dots on white has no such field, and was taken for
-#: a face. Faces of two decks, 110-220 pixels wide, keep at least 0.062 (the real ten of clubs); such
-#: backs at most 0.019.
-OPEN_PAPER: Final = 0.04
-OPEN_REACH: Final = 0.07
-
-
-def _paper(image: Frame, box: npt.NDArray[np.float32], short: float) -> tuple[float, float]:
+def _paper(
+    image: Frame, box: npt.NDArray[np.float32], short: float, open_reach: float
+) -> tuple[float, float]:
     """The share of a card outline's middle (``box`` shrunk to 0.7) that is card white, and the share
-    that is card white at least OPEN_REACH of the card's width (``short``) from anything else; white as
-    seen once the light's tint is taken out (see :func:`pips.balanced`)."""
+    that is card white at least ``open_reach`` of the card's width (``short``) from anything else;
+    white as seen once the light's tint is taken out (see :func:`pips.balanced`)."""
     x0, y0 = np.floor(box.min(axis=0)).astype(int)
     x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 1
     x0, y0 = max(x0, 0), max(y0, 0)
@@ -171,7 +163,7 @@ def _paper(image: Frame, box: npt.NDArray[np.float32], short: float) -> tuple[fl
     part = np.asarray(cv2.cvtColor(pips.balanced(crop), cv2.COLOR_BGR2HSV), np.uint8)
     v = part[..., 2].astype(np.float32)
     white = (v > 0.8 * float(np.percentile(v[sel], 95))) & (part[..., 1] < 50)
-    reach = max(1, round(OPEN_REACH * short))
+    reach = max(1, round(open_reach * short))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     open_white = cv2.erode(white.astype(np.uint8), disc, borderValue=1).astype(bool)
     return float(white[sel].mean()), float(open_white[sel].mean())

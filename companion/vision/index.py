@@ -282,13 +282,16 @@ def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
         [np.ones(int(around.sum()), bool), _glyph_blobs(freed_stats, blobs.min_size, blobs.max_size)]
     )
     out = []
+    middles = np.array([middle for middle, _ in axes], np.float64)
     for c in _pairs(stats, centroids, keep, freed):
         if not c.freed:
             continue
         # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
-        # of scraps of court picture point every which way.
+        # of scraps of court picture point every which way. The outline is the one whose middle lies
+        # nearest the rank (the first of equals).
         down = np.subtract(c.suit, c.rank) / max(c.length, 1e-6)
-        _, axis = min(axes, key=lambda a: float(np.hypot(*np.subtract(c.rank, a[0]))))
+        off = c.rank - middles
+        axis = axes[int(np.argmin(np.hypot(off[:, 0], off[:, 1])))][1]
         if abs(float(down @ axis)) >= _ALONG_OUTLINE:
             out.append(c)
     return out

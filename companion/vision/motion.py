@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.settings import MotionSettings
 from companion.vision.types import Frame, Sighting
 
 __all__ = [
@@ -43,33 +44,6 @@ __all__ = [
 
 Box = tuple[int, int, int, int]
 """x0, y0, x1, y1 in frame pixels, the end exclusive."""
-
-
-@dataclass(frozen=True, slots=True)
-class MotionSettings:
-    """How change is found and how much of a frame is read again.
-
-    ``cell``: the side, in frame pixels, of one compared cell; at 8 a 1280x720 frame is 160x90 cells,
-    and a card 100 pixels wide covers some 150 of them, so a card laid or taken shows plainly, while a
-    sensor's noise (a few grey levels a pixel) averages to under one over 64 pixels.
-    ``threshold``: grey levels a cell must differ by, once the frame's median difference is taken off.
-    A card's index on the table is dark ink on white (a difference of a hundred and more); JPEG and a
-    webcam's noise move a cell's average by two or three.
-    ``whole``: a change over more than this share of the frame is read whole (the camera moved, the
-    light changed): regions would cost more than the frame.
-    ``reread``: every this many frames the whole frame is read again even if nothing seemed to change,
-    so a slow drift (a card nudged a pixel a frame, a shadow creeping) is caught within a second at 30
-    frames a second.
-    ``margin``: how far round a region of change is read, in card lengths. Why: a card is read by its
-    two index corners and counted by its middle, so a card touched by the change must lie whole inside
-    what is read for it to be named as surely as in a whole frame.
-    """
-
-    cell: int = 8
-    threshold: float = 14.0
-    whole: float = 0.5
-    reread: int = 30
-    margin: float = 0.6
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.vision.index import Candidate, suit_notches
+from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import Frame
 
 __all__ = [
@@ -102,12 +103,6 @@ SOLID_RED: Final = 0.75
 PALE_RED: Final = 55
 #: The window looked in, as a share of the distance between the index corners: a whole card fits.
 WINDOW: Final = 1.5
-#: A card shows a picture when one mark in its middle covers more than this share of it. Measured on
-#: the real deck and the demo deck alone on the table, 110-220 pixels wide: a number card's largest
-#: mark covers at most 0.054 (the demo deck's nines, pips run together), a court's picture 0.078-0.36
-#: but for the demo deck's king of hearts (0.044: its picture breaks into small pieces, and is missed),
-#: an ace's pip 0.002-0.08.
-PICTURE: Final = 0.065
 #: The distance between a card's two index middles, as a share of the card's width: the window on a
 #: card found by its outline is scaled as one found by its indices (the real deck 1.2, the demo deck 1.25).
 INDEX_DIAGONAL: Final = 1.24
@@ -152,9 +147,9 @@ def pips_between(image: Frame, first: Corner, second: Corner) -> Pips | None:
     return None if count is None else _suit_shape(card, seen[:2], count, marks, centre, along)
 
 
-def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
+def shows_picture(image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips) -> bool:
     """Whether the card whose opposite index corners are ``first`` and ``second`` shows a picture in
-    its middle, as a court card does: one mark there covering more than PICTURE of it (see
+    its middle, as a court card does: one mark there covering more than ``settings.picture`` of it (see
     :func:`picture_share`).
 
     Why: two corners of one card read as a court and as a number (a jumbo "J" read as a 7, a serif "K"
@@ -162,7 +157,7 @@ def shows_picture(image: Frame, first: Corner, second: Corner) -> bool:
     picture gives no count) the picture itself says which.
     """
     share = picture_share(image, first, second)
-    return share is not None and share > PICTURE
+    return share is not None and share > settings.picture
 
 
 def picture_share(image: Frame, first: Corner, second: Corner) -> float | None:
@@ -321,7 +316,9 @@ def balanced(picture: Frame) -> Frame:
     median of them: a court's picture has pale yellows as bright). Only a tint between TINTED and CAST
     is taken out.
     """
-    brightest = picture.max(axis=2)
+    # The brightest channel of each pixel, compared pairwise: a reduction along the three channels
+    # costs twenty times as much.
+    brightest = np.maximum(np.maximum(picture[..., 0], picture[..., 1]), picture[..., 2])
     whitest = brightest >= np.percentile(brightest, 95)
     white = np.median(picture[whitest], axis=0).astype(np.float32)
     top = float(white.max())

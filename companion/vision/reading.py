@@ -9,21 +9,14 @@ card's name by its pips (:mod:`companion.vision.arbitration`) and the search for
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from companion.vision import index as idx
+from companion.vision.settings import ReadingSettings
 
-__all__ = ["ACCEPT", "FREED_ACCEPT", "Reading", "lie", "opposite"]
-
-#: A card is named when rank and suit together are at least this likely.
-ACCEPT: Final = 0.7
-#: The bar for an index whose rank or suit mark had to be split from a line it ran into (a court
-#: frame, the card's own edge): such a glyph may have lost a stroke to the line, and a king cut by a
-#: card's edge was read as a ten at 0.74. Glyphs freed whole are read at 0.95 and over.
-FREED_ACCEPT: Final = 0.9
+__all__ = ["Reading", "lie", "opposite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +30,9 @@ class Reading:
     cut: bool = False
     """Whether a mark of the index is cut by the edge of the picture (see ``recognise._whole``)."""
 
-    @property
-    def accepted(self) -> bool:
-        """Whether the reading is sure enough to name its card (see ACCEPT and FREED_ACCEPT)."""
-        return self.confidence >= (FREED_ACCEPT if self.cand.freed else ACCEPT)
+    def accepted(self, settings: ReadingSettings) -> bool:
+        """Whether the reading is sure enough to name its card (see :class:`ReadingSettings`)."""
+        return self.confidence >= settings.needed(self.cand.freed)
 
     @property
     def down(self) -> npt.NDArray[np.float64]:

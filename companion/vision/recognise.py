@@ -8,7 +8,7 @@ How a frame is read, and why:
 1. The frame is scaled so its longer side is at most ``max_side`` pixels (a 6000x4000 phone photo and a
    1280x720 webcam frame then show index glyphs of similar size; nothing is ever scaled up). It is
    read once more at half that scale, so that a card close under the camera is read as well (filmed
-   frames skip this when every index read is small: see COARSE_UNLESS_UNDER).
+   frames skip this when every index read is small: see ScaleSettings.coarse_unless_under).
 2. :mod:`companion.vision.index` finds every pair of ink marks that could be an index (rank over suit)
    and cuts each out upright. Working from index corners is what lets a card under another card, or
    under a hand, still be read. Two shipped networks then read the candidates: the finder, a cheap
@@ -62,7 +62,6 @@ from companion.vision.geometry import joined_by_white
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
     Motion,
-    MotionSettings,
     box_in,
     covered,
     grown,
@@ -73,6 +72,7 @@ from companion.vision.motion import (
 )
 from companion.vision.pips import Pips
 from companion.vision.reading import Reading, lie, opposite
+from companion.vision.settings import SHIPPED, PipSettings, ReadingSettings, RecognitionSettings, SuitSettings
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
@@ -82,45 +82,7 @@ DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data"
 FINDER_FILE: Final = "index_net.npz"
 NAMER_FILE: Final = "index_cnn.npz"
 
-#: Below ACCEPT, a candidate still counts as an unreadable index when "not an index" is this unlikely.
-UNKNOWN_BELOW: Final = 0.15
-#: The finder passes a candidate on to the namer unless it is at least this sure it is no index.
-#: Why so strict: the finder (a perceptron) is the weaker reader of decks never seen in training, and at
-#: 0.85, the namer's own bar, it threw out indices the namer reads right (the unseen deck's ten of clubs,
-#: on the table photos and as a crop). At 0.99 a sixth more candidates reach the namer (the filmed demo
-#: game's frames); at 0.999 two fifths more, about 5 ms a frame, and no card more was read.
-FINDER_REJECT: Final = 0.99
-#: Every frame is read twice, as it is and scaled by COARSE, unless the scaled frame's shorter side
-#: would be under COARSE_FROM pixels. Why: the networks learnt indices of cards 52 to 230 pixels
-#: wide; a card filling a close webcam frame or a photo of one card is wider, and there the finder
-#: threw out indices the namer would have read (the unseen deck's nines and tens, at 228 pixels). At
-#: half scale such cards fall in the range learnt, and the two ranges overlap. (A third reading, at a
-#: quarter, found no more cards on the table photos and made one more wrong report.)
-COARSE: Final = 0.5
-COARSE_FROM: Final = 100
-#: ... except, in filmed frames, when every index named at the working scale is at most this many
-#: pixels from rank to suit. Why: the second reading cost about 9 of a 1280x720 frame's 32 ms, and it is
-#: mostly for cards too large for the networks. An index's rank-to-suit distance is 0.14-0.25 of its
-#: card's width (the real deck and the demo deck, 60-160 pixels wide), so at 30 pixels the largest card
-#: read is at most 210 pixels wide, inside the learnt range, and a camera over a table sees every card
-#: at about one size. Not for still photos: on the real deals (indices 20-30 pixels) the second look
-#: still read 3 more of 212 indices, which a camera gets from the next frames instead.
-COARSE_UNLESS_UNDER: Final = 30.0
-#: A still photo whose working image is at most FINE_UNDER pixels on its longer side (a webcam's
-#: 1280x720 or 640x480) is read a third time, enlarged by FINE. Why: a webcam high over a card sees it
-#: 70-110 pixels wide, its index glyphs under ten pixels tall, and a soft lens on a dark cloth runs the
-#: glyph into the card's dark edge, so no glyph-sized blob is left to pair; enlarged, the same
-#: softness spans whole pixels and the glyph stands clear (see benchmarks/bench_webcam.py). Not for
-#: filmed frames, where it would cost twice a frame's time; a camera over a table is set up to see
-#: its cards larger.
-FINE: Final = 2.0
-FINE_UNDER: Final = 1280
-
-
-#: A filmed card counted is taken to lie still while its corners' places, in frame pixels divided by
-#: this, stay the same (see :meth:`Recogniser._kept`).
-STILL: Final = 4
-#: Two corners read: their names, and their places in frame pixels divided by STILL.
+#: Two corners read: their names, and their places in frame pixels divided by TrackingSettings.still.
 _Still = tuple[str, str, int, int, int, int]
 _Look = TypeVar("_Look")
 
@@ -129,16 +91,17 @@ class Recogniser:
     """Reads every visible card in a frame. Loads the shipped networks once; cheap to call per frame.
 
     ``model`` is a folder holding the two networks (``index_net.npz``, the finder, and
-    ``index_cnn.npz``, the namer), as ``python -m tools.vision_build --out`` writes them.
-    ``filmed``: the frames come from a camera or a film, which sees each card in frame after frame, so
-    speed counts for more than the last index read in any one frame (see COARSE_UNLESS_UNDER). A still
-    photo (``crib detect``) is read as thoroughly as can be. ``pips``: a number card whose two
-    opposite corners are read has its pips counted, and a plain count overrules its index (see
-    :mod:`pips`); off only to measure what the count adds. ``enlarge``: a small still photo is read
-    enlarged as well (see FINE_UNDER); off only to measure what that adds. ``motion``: filmed frames are
-    read only where they changed since the table was last read (see :mod:`companion.vision.motion`);
-    off only to measure what that saves. Such a recogniser keeps the table it read: one camera each,
-    and :meth:`forget` when the camera moves to another table.
+    ``index_cnn.npz``, the namer), as ``python -m tools.vision_build --out`` writes them. ``filmed``:
+    the frames come from a camera or a film, which sees each card in frame after frame, so speed counts
+    for more than the last index read in any one frame (see ScaleSettings.coarse_unless_under). A still
+    photo (``crib detect``) is read as thoroughly as can be. ``pips``: a number card whose two opposite
+    corners are read has its pips counted, and a plain count overrules its index (see :mod:`pips`); off
+    only to measure what the count adds. ``enlarge``: a small still photo is read enlarged as well (see
+    ScaleSettings.fine); off only to measure what that adds. ``settings``: every measured threshold
+    recognition decides by (see :mod:`companion.vision.settings`; the shipped ones unless measuring
+    another). ``motion``: filmed frames are read only where they changed since the table was last read
+    (see :mod:`companion.vision.motion`); off only to measure what that saves. Such a recogniser keeps
+    the table it read: one camera each, and :meth:`forget` when the camera moves to another table.
     """
 
     def __init__(
@@ -151,7 +114,7 @@ class Recogniser:
         pips: bool = True,
         enlarge: bool = True,
         motion: bool = True,
-        motion_settings: MotionSettings | None = None,
+        settings: RecognitionSettings = SHIPPED,
     ) -> None:
         folder = model or DEFAULT_MODEL
         for name in (FINDER_FILE, NAMER_FILE):
@@ -166,12 +129,13 @@ class Recogniser:
         self.filmed = filmed
         self.pips = pips
         self.enlarge = enlarge
+        self.settings = settings
         #: Filmed frames: the pip counts and pictures of the last frame, by the two corners' names and
         #: places (see :meth:`_kept`).
         self._counts: dict[_Still, Pips | None] = {}
         self._pictures: dict[_Still, float | None] = {}
         #: Filmed frames with ``motion``: the table as last read (see :meth:`_detect_changed`).
-        self._motion = Motion(motion_settings) if filmed and motion else None
+        self._motion = Motion(settings.motion) if filmed and motion else None
         self._seen: list[Sighting] = []
         self._since_whole = 0
         self._index_length: float | None = None
@@ -190,7 +154,7 @@ class Recogniser:
         gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         blobs = idx.ink(gray)
         readings = self._name(image, gray, idx.candidates(blobs), scale)
-        hidden = _unread_outlines(blobs, readings, scale) if outlines else []
+        hidden = _unread_outlines(blobs, readings, scale, self.settings.reading) if outlines else []
         if hidden:
             readings += self._name(image, gray, idx.freed_candidates(blobs, hidden), scale)
         return _mark_cut(readings, blobs, gray.shape, scale)
@@ -201,18 +165,19 @@ class Recogniser:
             return []
         patches = idx.patches(image, cands)
         pr, ps = self.network.predict(idx.patch_features(patches))
-        # The finder throws out only what it is all but certain is no index (see FINDER_REJECT).
-        rejected = pr[:, NOT_INDEX] > FINDER_REJECT
+        # The finder throws out only what it is all but certain is no index (see
+        # ReadingSettings.finder_reject).
+        rejected = pr[:, NOT_INDEX] > self.settings.reading.finder_reject
         live = np.flatnonzero(~rejected)
         # What the finder keeps, the namer reads; its own "not an index" rejects as well.
         fine = cnn.cut(image, [cands[n] for n in live.tolist()])
         pr[live], ps[live] = self.namer.predict(cnn.inputs(fine))
-        rejected[live] = _not_index(pr[live])
+        rejected[live] = _not_index(pr[live], self.settings.reading)
         live = np.flatnonzero(~rejected)
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
         notch = idx.suit_notches(gray, [cands[n] for n in live.tolist()])
         joined = np.array([cands[n].joined for n in live.tolist()], bool)
-        ps[live] = _check_suits(ps[live], notch, joined)
+        ps[live] = _check_suits(ps[live], notch, joined, self.settings.suits)
         # A suit mark run into its rank glyph whose outline cannot be had has nothing to tell a club
         # from a spade, and the network alone confuses them there (a jumbo "J" of clubs read as spades):
         # not read at all.
@@ -239,35 +204,45 @@ class Recogniser:
     def _readings(self, frame: Frame) -> tuple[Frame, float, list[Reading]]:
         """The working image, its scale, and one reading per index found (frame pixels).
 
-        The image is also read at COARSE of the working scale, so that big index prints (a close-up
-        photo, a card right under the camera) are seen as well as small ones, unless every index named
-        is small (see COARSE_UNLESS_UNDER); a small still photo is read enlarged by FINE too (see
-        FINE_UNDER); the readings of all scales are merged.
+        The image is also read at ``coarse`` of the working scale (see :class:`ScaleSettings`), so
+        that big index prints (a close-up photo, a card right under the camera) are seen as well as
+        small ones, unless every index named is small (``coarse_unless_under``); a small still photo is
+        read enlarged by ``fine`` too; the readings of all scales are merged.
         """
+        at = self.settings.scales
+        accepting = self.settings.reading
         image, scale = self._work_image(frame)
         readings = self._read(image, scale)
-        named = [r.cand.length * scale for r in readings if r.accepted]
-        small = self.filmed and bool(named) and max(named) <= COARSE_UNLESS_UNDER
-        if min(image.shape[:2]) * COARSE >= COARSE_FROM and not small:
+        named = [r.cand.length * scale for r in readings if r.accepted(accepting)]
+        small = self.filmed and bool(named) and max(named) <= at.coarse_unless_under
+        if min(image.shape[:2]) * at.coarse >= at.coarse_from and not small:
             coarse = np.asarray(
-                cv2.resize(image, None, fx=COARSE, fy=COARSE, interpolation=cv2.INTER_AREA), np.uint8
+                cv2.resize(image, None, fx=at.coarse, fy=at.coarse, interpolation=cv2.INTER_AREA), np.uint8
             )
-            readings += self._read(coarse, scale * COARSE, outlines=False)
-        if self.enlarge and not self.filmed and max(image.shape[:2]) <= FINE_UNDER:
+            readings += self._read(coarse, scale * at.coarse, outlines=False)
+        if self.enlarge and not self.filmed and max(image.shape[:2]) <= at.fine_under:
             fine = np.asarray(
-                cv2.resize(image, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_CUBIC), np.uint8
+                cv2.resize(image, None, fx=at.fine, fy=at.fine, interpolation=cv2.INTER_CUBIC), np.uint8
             )
-            readings += self._read(fine, scale * FINE, outlines=False)
-        return image, scale, _off_middles(_whole(self._suppress(readings)))
+            readings += self._read(fine, scale * at.fine, outlines=False)
+        kept = _whole(self._suppress(readings))
+        return image, scale, _off_middles(kept, accepting, self.settings.pips)
 
     @staticmethod
     def _suppress(readings: list[Reading]) -> list[Reading]:
         """One reading per index: the most confident among those that overlap it."""
         kept: list[Reading] = []
+        # The centres and lengths of those kept, as arrays: each reading is weighed against all at once.
+        centres = np.zeros((len(readings), 2))
+        lengths = np.zeros(len(readings))
         for rd in sorted(readings, key=lambda r: (r.not_index > 0.5, -r.confidence)):
             c = rd.centre
-            if any(np.hypot(*(c - k.centre)) < 0.9 * max(k.cand.length, rd.cand.length) for k in kept):
+            n = len(kept)
+            off = c - centres[:n]
+            near = np.hypot(off[:, 0], off[:, 1]) < 0.9 * np.maximum(lengths[:n], rd.cand.length)
+            if near.any():
                 continue
+            centres[n], lengths[n] = c, rd.cand.length
             kept.append(rd)
         return kept
 
@@ -304,11 +279,13 @@ class Recogniser:
 
         Why: a camera sees a card lying on the table in frame after frame, and a look costs about a
         millisecond a card, a tenth of the frame's budget with a few number cards in sight. A card is
-        taken to lie still while both its corners are read, with the same names, in the same STILL
+        taken to lie still while both its corners are read, with the same names, in the same
+        TrackingSettings.still
         pixels as in the frame before (``kept``, the last frame's looks); anything else is looked at
         again. Each look is kept in ``fresh``, this frame's.
         """
-        ax, ay, bx, by = (round(v / STILL) for v in (*a.centre, *b.centre))
+        still = self.settings.tracking.still
+        ax, ay, bx, by = (round(v / still) for v in (*a.centre, *b.centre))
         key = (a.label, b.label, ax, ay, bx, by)
         fresh[key] = kept[key] if self.filmed and key in kept else look()
         return fresh[key]
@@ -329,14 +306,15 @@ class Recogniser:
         """Every index corner read in ``frame`` (two per fully visible card), before cards are formed."""
         _, _, readings = self._readings(frame)
         size = (frame.shape[1], frame.shape[0])
+        accepting = self.settings.reading
         return [
             Sighting(
-                seen_from_text(r.label) if r.accepted else UNKNOWN,
+                seen_from_text(r.label) if r.accepted(accepting) else UNKNOWN,
                 round(r.confidence, 3),
                 _scaled(idx.patch_polygon(r.cand), 1.0, size),
             )
             for r in readings
-            if r.accepted or r.not_index < UNKNOWN_BELOW
+            if r.accepted(accepting) or r.not_index < accepting.unknown_below
         ]
 
     # --------------------------------------------------------------------------------------- detect
@@ -411,13 +389,14 @@ class Recogniser:
 
     def _detect(self, frame: Frame) -> list[Sighting]:
         """Every card visible in ``frame``, read whole."""
+        accepting, counting = self.settings.reading, self.settings.pips
         image, scale, readings = self._readings(frame)
-        lengths = [r.cand.length for r in readings if r.accepted]
+        lengths = [r.cand.length for r in readings if r.accepted(accepting)]
         self._last_length = float(np.median(lengths)) if lengths else None
         size = (frame.shape[1], frame.shape[0])
         sightings: list[Sighting] = []
         used: set[int] = set()
-        named = [r for r in readings if r.accepted]
+        named = [r for r in readings if r.accepted(accepting)]
         groups: list[list[Reading]] = []
         for i, a in enumerate(named):
             if i in used:
@@ -435,7 +414,9 @@ class Recogniser:
         if self.pips:
             counts: dict[_Still, Pips | None] = {}
             pictures: dict[_Still, float | None] = {}
-            unsure = [r for r in readings if not r.accepted and r.not_index < UNKNOWN_BELOW]
+            unsure = [
+                r for r in readings if not r.accepted(accepting) and r.not_index < accepting.unknown_below
+            ]
             cards = counted(
                 cards,
                 lambda a, b: self._kept(
@@ -453,6 +434,7 @@ class Recogniser:
                     lambda: pips.picture_share(image, _corner(a, scale), _corner(b, scale)),
                 ),
                 unsure,
+                counting,
             )
             self._counts, self._pictures = counts, pictures
         for group, label, conf in cards:
@@ -462,7 +444,7 @@ class Recogniser:
             )
         in_cards = {id(r) for group, _, _ in cards for r in group}
         for r in readings:
-            if not r.accepted and r.not_index < UNKNOWN_BELOW and id(r) not in in_cards:
+            if not r.accepted(accepting) and r.not_index < accepting.unknown_below and id(r) not in in_cards:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
                 if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
                     continue
@@ -472,16 +454,16 @@ class Recogniser:
                     )
                 )
         if self.backs:
-            downs, faces = backs(image, readings, scale)
+            downs, faces = backs(image, readings, scale, self.settings.backs)
             sightings += [Sighting(BACK, conf, _scaled(quad, scale, size)) for quad, conf in downs]
             for quad in faces:
                 # A face-up card with no index found on it: named by its pips where they say plainly
                 # what it is, else reported as a card that could not be read.
-                shown = by_pips(pips.pips_of(image, quad)) if self.pips else None
+                shown = by_pips(pips.pips_of(image, quad), counting) if self.pips else None
                 sightings.append(
                     Sighting(
                         seen_from_text(shown) if shown else UNKNOWN,
-                        PIPS_ALONE_CONFIDENCE if shown else UNREAD_FACE_CONFIDENCE,
+                        counting.pips_alone_confidence if shown else counting.unread_face_confidence,
                         _scaled(quad, scale, size),
                     )
                 )
@@ -519,7 +501,7 @@ def _whole(readings: list[Reading]) -> list[Reading]:
     return [r for r in readings if not r.cut or confirmed(r)]
 
 
-def _off_middles(readings: list[Reading]) -> list[Reading]:
+def _off_middles(readings: list[Reading], accepting: ReadingSettings, settings: PipSettings) -> list[Reading]:
     """``readings`` less those lying in the middle of a card whose two index corners are both read, by
     the same name: nothing printed there is an index.
 
@@ -527,11 +509,12 @@ def _off_middles(readings: list[Reading]) -> list[Reading]:
     in the middle of a three of clubs read at both its corners: a second card that is not there. A
     card lying on top could show its index there only if laid across the middle of the one beneath,
     leaving both its ends bare, which a game does not do. The middle reaches along the card as far as
-    its index middles, and across it MIDDLE of the way to them: every pip is in it, no index.
+    its index middles, and across it ``settings.middle`` of the way to them: every pip is in it, no
+    index.
     """
     by_name: dict[str, list[Reading]] = {}
     for r in readings:
-        if r.accepted:
+        if r.accepted(accepting):
             by_name.setdefault(r.label, []).append(r)
     faces = [
         (a, b)
@@ -548,15 +531,9 @@ def _off_middles(readings: list[Reading]) -> list[Reading]:
         down, corner = a.down, a.centre
         middle = (corner + b.centre) / 2
         axes = np.array([down, [down[1], -down[0]]])  # along the card, across it
-        reach = np.abs(axes @ (corner - middle)) * (1.0, MIDDLE)
+        reach = np.abs(axes @ (corner - middle)) * (1.0, settings.middle)
         inside |= (np.abs((centres - middle) @ axes.T) < reach).all(axis=1)
     return [r for r, off in zip(readings, inside.tolist(), strict=True) if not off]
-
-
-#: How far across a card from its centre its middle reaches (see :func:`_off_middles`), as a share of
-#: the way to its index middles. The real deck's pips lie at most 0.57 of the way across (a four's),
-#: and up to 0.98 of the way along (a nine's outer pips), so the middle reaches along to the indices.
-MIDDLE: Final = 0.75
 
 
 def _corner(reading: Reading, scale: float) -> pips.Corner:
@@ -565,12 +542,14 @@ def _corner(reading: Reading, scale: float) -> pips.Corner:
     return (rx * scale, ry * scale), (sx * scale, sy * scale)
 
 
-def _unread_outlines(blobs: idx.Ink, readings: Sequence[Reading], scale: float) -> list[int]:
+def _unread_outlines(
+    blobs: idx.Ink, readings: Sequence[Reading], scale: float, accepting: ReadingSettings
+) -> list[int]:
     """The outlines among ``blobs`` with no accepted reading inside their box (readings in frame
     pixels, blobs in those scaled by ``scale``): a card read already, by an index inside its edge, is
     not searched again."""
     found = idx.outlines(blobs)
-    named = [r for r in readings if r.accepted]
+    named = [r for r in readings if r.accepted(accepting)]
     if not named or found.size == 0:
         return [int(i) for i in found]
     centres = np.array([r.centre for r in named]) * scale
@@ -578,44 +557,34 @@ def _unread_outlines(blobs: idx.Ink, readings: Sequence[Reading], scale: float) 
     return [int(i) for i in found[~inside]]
 
 
-def _not_index(pr: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
-    """Candidates a network is sure are no index (see UNKNOWN_BELOW)."""
-    sure: npt.NDArray[np.bool_] = (pr[:, NOT_INDEX] > 1.0 - UNKNOWN_BELOW) & (pr[:, NOT_INDEX] > 0.5)
+def _not_index(pr: npt.NDArray[np.float32], accepting: ReadingSettings) -> npt.NDArray[np.bool_]:
+    """Candidates a network is sure are no index (see ReadingSettings.unknown_below)."""
+    sure: npt.NDArray[np.bool_] = (pr[:, NOT_INDEX] > 1.0 - accepting.unknown_below) & (
+        pr[:, NOT_INDEX] > 0.5
+    )
     return sure
 
 
-#: Suit-mark notch depth (share of the mark's height) that divides spades from clubs and diamonds
-#: from hearts, and how sharply: see :func:`companion.vision.index.suit_notches`.
-NOTCH_SPLIT: Final = 0.058
-NOTCH_SCALE: Final = 0.004
-#: The same for a suit mark cut from its rank glyph by an opening (see :func:`~companion.vision.index.
-#: suit_notches`), which rounds a spade's point and shoulders into shallow hollows (up to 0.06 measured)
-#: while a club keeps its deep ones (0.2 and over) and a heart its cleft (0.14).
-JOINED_NOTCH_SPLIT: Final = 0.1
-JOINED_NOTCH_SCALE: Final = 0.01
-#: Most the notch evidence may move the log-odds of one black suit (spade or club) against the other.
-#: Strong, since the network's black-suit split is its weakest part and the outlines differ plainly.
-BLACK_SWAY: Final = 5.0
-#: The same for red suits, weaker: the network rarely mixes hearts and diamonds, and a small heart's
-#: notch can fill in, so the shape only settles a red suit the network is unsure of.
-RED_SWAY: Final = 2.5
-
-
 def _check_suits(
-    ps: npt.NDArray[np.float32], notch: npt.NDArray[np.float32], joined: npt.NDArray[np.bool_]
+    ps: npt.NDArray[np.float32],
+    notch: npt.NDArray[np.float32],
+    joined: npt.NDArray[np.bool_],
+    settings: SuitSettings,
 ) -> npt.NDArray[np.float32]:
     """Suit probabilities with the suit mark's shape weighed in (its notch depth; NaN: no evidence).
 
     The network's split between the two suits of one colour is shifted in log-odds by the shape's
     evidence (clipped), leaving the share given to each colour as it was. ``joined`` marks candidates
-    whose suit mark was cut from its rank glyph, measured against their own split.
+    whose suit mark was cut from its rank glyph, measured against their own split (see
+    :class:`SuitSettings`).
     """
     out = ps.astype(np.float64)
     ok = ~np.isnan(notch)
-    split = np.where(joined, JOINED_NOTCH_SPLIT, NOTCH_SPLIT)
-    scale = np.where(joined, JOINED_NOTCH_SCALE, NOTCH_SCALE)
+    split = np.where(joined, settings.joined_notch_split, settings.notch_split)
+    scale = np.where(joined, settings.joined_notch_scale, settings.notch_scale)
     z = np.where(ok, (np.nan_to_num(notch) - split) / scale, 0.0)
-    for notched, plain, sway in ((0, 3, BLACK_SWAY), (2, 1, RED_SWAY)):  # club/spade, heart/diamond
+    # club/spade, heart/diamond
+    for notched, plain, sway in ((0, 3, settings.black_sway), (2, 1, settings.red_sway)):
         pair = out[:, notched] + out[:, plain]
         logit = np.log(out[:, notched] + 1e-9) - np.log(out[:, plain] + 1e-9) + np.clip(z, -sway, sway)
         share = 1.0 / (1.0 + np.exp(-logit))
@@ -646,13 +615,6 @@ def _scaled(
         (round(min(max(x / scale, 0.0), w - 1.0), 1), round(min(max(y / scale, 0.0), h - 1.0), 1))
         for x, y in poly
     )
-
-
-#: The confidence of a card named by its pips alone: its rank is counted, but its suit is read from
-#: the pips' outline, which a soft lens blunts.
-PIPS_ALONE_CONFIDENCE: Final = 0.85
-#: The confidence of a face-up card reported as unread: how sure it is a face, not what it is.
-UNREAD_FACE_CONFIDENCE: Final = 0.5
 
 
 def duplicates(sightings: Iterable[Sighting]) -> set[str]:

@@ -7,6 +7,7 @@ import pytest
 
 from companion.vision.motion import Motion, MotionSettings, merged
 from companion.vision.recognise import Recogniser
+from companion.vision.settings import RecognitionSettings
 
 from .tables import HELD_OUT, landed, score, table
 
@@ -76,7 +77,9 @@ def test_the_whole_frame_is_read_again_now_and_then() -> None:
     name, _ = after.faces[-1]
     # No change is ever large enough to count here: only the whole reading due every third frame sees
     # the card laid.
-    gated = Recogniser(filmed=True, motion_settings=MotionSettings(threshold=255.0, reread=3))
+    gated = Recogniser(
+        filmed=True, settings=RecognitionSettings(motion=MotionSettings(threshold=255.0, reread=3))
+    )
     gated.detect(t.frame)
     assert [name in _labels(gated.detect(after.frame)) for _ in range(4)] == [False, False, False, True]
 

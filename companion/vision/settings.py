@@ -1,0 +1,243 @@
+"""The measured thresholds of card recognition, as frozen values: one per idea, gathered in
+:class:`RecognitionSettings`.
+
+Why: each number below was chosen on evidence (photos of real tables, the filmed demo game, cards
+measured alone on the table), and that evidence is written beside it. Kept as values rather than
+module constants, a recogniser is built with the shipped ones (``Recogniser()``) or with others to
+measure what one changes (``Recogniser(settings=replace(SHIPPED, reading=ReadingSettings(accept=0.8)))``),
+and every function that decides anything is told by its caller what to decide by. ``docs/decisions.md``
+tells the story of each; the figures here are the ones the code relies on.
+
+The pip counter's own geometry (:mod:`companion.vision.pips`: how large a pip may be, how pale the
+paper, where a card's corners lie) stays in that module: it describes the printed card, not a
+decision between readings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "SHIPPED",
+    "BackSettings",
+    "MotionSettings",
+    "PipSettings",
+    "ReadingSettings",
+    "RecognitionSettings",
+    "ScaleSettings",
+    "SuitSettings",
+    "TrackingSettings",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingSettings:
+    """How sure the networks must be to name an index, or to throw a candidate out."""
+
+    accept: float = 0.7
+    """A card is named when rank and suit together are at least this likely."""
+    freed_accept: float = 0.9
+    """The bar for an index whose rank or suit mark had to be split from a line it ran into (a court
+    frame, the card's own edge): such a glyph may have lost a stroke to the line, and a king cut by a
+    card's edge was read as a ten at 0.74. Glyphs freed whole are read at 0.95 and over."""
+    unknown_below: float = 0.15
+    """Below ``accept``, a candidate still counts as an unreadable index when "not an index" is this
+    unlikely; a network more than 1 - this sure of "not an index" throws the candidate out."""
+    finder_reject: float = 0.99
+    """The finder passes a candidate on to the namer unless it is at least this sure it is no index.
+    Why so strict: the finder (a perceptron) is the weaker reader of decks never seen in training, and
+    at 0.85, the namer's own bar, it threw out indices the namer reads right (the unseen deck's ten of
+    clubs, on the table photos and as a crop). At 0.99 a sixth more candidates reach the namer (the
+    filmed demo game's frames); at 0.999 two fifths more, about 5 ms a frame, and no card more was
+    read."""
+
+    def needed(self, freed: bool) -> float:
+        """The confidence an index must be read at to name its card (``freed``: see
+        ``freed_accept``)."""
+        return self.freed_accept if freed else self.accept
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleSettings:
+    """At which scales a frame is read besides its working scale."""
+
+    coarse: float = 0.5
+    """Every frame is read twice, as it is and scaled by this, unless the scaled frame's shorter side
+    would be under ``coarse_from`` pixels. Why: the networks learnt indices of cards 52 to 230 pixels
+    wide; a card filling a close webcam frame or a photo of one card is wider, and there the finder
+    threw out indices the namer would have read (the unseen deck's nines and tens, at 228 pixels). At
+    half scale such cards fall in the range learnt, and the two ranges overlap. (A third reading, at a
+    quarter, found no more cards on the table photos and made one more wrong report.)"""
+    coarse_from: int = 100
+    """See ``coarse``."""
+    coarse_unless_under: float = 30.0
+    """... except, in filmed frames, when every index named at the working scale is at most this many
+    pixels from rank to suit. Why: the second reading cost about 9 of a 1280x720 frame's 32 ms, and it
+    is mostly for cards too large for the networks. An index's rank-to-suit distance is 0.14-0.25 of
+    its card's width (the real deck and the demo deck, 60-160 pixels wide), so at 30 pixels the
+    largest card read is at most 210 pixels wide, inside the learnt range, and a camera over a table
+    sees every card at about one size. Not for still photos: on the real deals (indices 20-30 pixels)
+    the second look still read 3 more of 212 indices, which a camera gets from the next frames
+    instead."""
+    fine: float = 2.0
+    """A still photo whose working image is at most ``fine_under`` pixels on its longer side (a
+    webcam's 1280x720 or 640x480) is read a third time, enlarged by this. Why: a webcam high over a
+    card sees it 70-110 pixels wide, its index glyphs under ten pixels tall, and a soft lens on a dark
+    cloth runs the glyph into the card's dark edge, so no glyph-sized blob is left to pair; enlarged,
+    the same softness spans whole pixels and the glyph stands clear (see benchmarks/bench_webcam.py).
+    Not for filmed frames, where it would cost twice a frame's time; a camera over a table is set up
+    to see its cards larger."""
+    fine_under: int = 1280
+    """See ``fine``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SuitSettings:
+    """How the suit mark's outline (its notch depth, :func:`companion.vision.index.suit_notches`)
+    is weighed against the network's reading of the suit."""
+
+    notch_split: float = 0.058
+    """Notch depth (share of the mark's height) that divides spades from clubs and diamonds from
+    hearts."""
+    notch_scale: float = 0.004
+    """How sharply ``notch_split`` divides: a notch this much deeper moves the log-odds by one."""
+    joined_notch_split: float = 0.1
+    """The same for a suit mark cut from its rank glyph by an opening, which rounds a spade's point and
+    shoulders into shallow hollows (up to 0.06 measured) while a club keeps its deep ones (0.2 and
+    over) and a heart its cleft (0.14)."""
+    joined_notch_scale: float = 0.01
+    """See ``joined_notch_split``."""
+    black_sway: float = 5.0
+    """Most the notch evidence may move the log-odds of one black suit (spade or club) against the
+    other. Strong, since the network's black-suit split is its weakest part and the outlines differ
+    plainly."""
+    red_sway: float = 2.5
+    """The same for red suits, weaker: the network rarely mixes hearts and diamonds, and a small
+    heart's notch can fill in, so the shape only settles a red suit the network is unsure of."""
+
+
+@dataclass(frozen=True, slots=True)
+class PipSettings:
+    """How a card's middle (its pips counted, a court's picture) arbitrates what its corners read
+    (see :mod:`companion.vision.arbitration`)."""
+
+    pip_confidence: float = 0.9
+    """The confidence of a card named by its pips over its index's reading."""
+    sure_index: float = 0.99
+    """An index at least this sure keeps its suit whatever its pips' outline looks like. Why: in dim
+    light with a noisy sensor every pip's outline is ragged, notched as a club's or a heart's are (a
+    spade's pips measured 0.14, a diamond's 0.25, where clean they measure under 0.045 and 0.06), while
+    the networks read those cards' indices all but certainly (0.9999-1.0), and right."""
+    picture: float = 0.065
+    """A card shows a picture when one mark in its middle covers more than this share of it. Measured
+    on the real deck and the demo deck alone on the table, 110-220 pixels wide: a number card's largest
+    mark covers at most 0.054 (the demo deck's nines, pips run together), a court's picture 0.078-0.36
+    but for the demo deck's king of hearts (0.044: its picture breaks into small pieces, and is
+    missed), an ace's pip 0.002-0.08."""
+    overruling_picture: float = 0.1
+    """A card read as a number at both corners (or whose two corners read two numbers) and not counted
+    is taken for a court whose rank glyph was misread when one mark covers more than this share of its
+    middle; a card with a corner read as a court needs only ``picture``. Why higher: nothing read says
+    "court" then, and a number card whose pips run together makes a large mark too. Measured on cards
+    alone on the table, 70-200 pixels wide, at three turns each: the demo deck's nines up to 0.071 (a
+    9 of spades at 90 pixels and a 9 of clubs at 140 were otherwise reported unread); the real deck's
+    courts printed with a number's index, kings 0.22-0.26, jacks 0.09-0.35, queens (a picture in small
+    pieces) 0.05-0.13."""
+    middle: float = 0.75
+    """How far across a card from its centre its middle reaches, as a share of the way to its index
+    middles: nothing read there is an index. The real deck's pips lie at most 0.57 of the way across (a
+    four's), and up to 0.98 of the way along (a nine's outer pips), so the middle reaches along to the
+    indices."""
+    pips_alone_confidence: float = 0.85
+    """The confidence of a card named by its pips alone: its rank is counted, but its suit is read from
+    the pips' outline, which a soft lens blunts."""
+    unread_face_confidence: float = 0.5
+    """The confidence of a face-up card reported as unread: how sure it is a face, not what it is."""
+    club_notch: float = 0.06
+    """Pips notched at least this deep (see :func:`companion.vision.index.suit_notches`) are a club's.
+    The pips' notch depths and how far down their ink's centre lies (see :class:`pips.Pips`) that name
+    each suit were measured on both decks alone on the table, 70-180 pixels wide, sharp and soft (blur
+    1.2): clubs' notches 0.069-0.28 and spades' 0.023-0.043; diamonds' 0.026-0.060 with their centre
+    0.476-0.526 down, hearts' 0.048-0.164 with theirs 0.40-0.52, and every heart either notched 0.097
+    or more or centred 0.438 down or higher."""
+    spade_notch: float = 0.045
+    """Pips notched at most this deep are a spade's (see ``club_notch``)."""
+    heart_notch: float = 0.08
+    """Red pips notched at least this deep are a heart's (see ``club_notch``)."""
+    heart_centre: float = 0.455
+    """... and so are red pips whose ink's centre lies at most this far down (see ``club_notch``)."""
+    diamond_notch: float = 0.06
+    """Red pips notched at most this deep, and centred ``diamond_centre`` down or lower, are a
+    diamond's (see ``club_notch``)."""
+    diamond_centre: float = 0.47
+    """See ``diamond_notch``."""
+
+
+@dataclass(frozen=True, slots=True)
+class BackSettings:
+    """How a face-down card is told from a face whose index is hidden (see
+    :mod:`companion.vision.backs`)."""
+
+    open_paper: float = 0.04
+    """A card-shaped outline that is mostly white is a face (its index hidden or unreadable) unless its
+    white is only the gaps of a fine pattern: less than this share of its middle is white
+    ``open_reach`` of the card's width from any ink. Why: a face's white lies in open fields between
+    its pips and around its picture, while a back printed as a fine lattice or dots on white has no
+    such field, and was taken for a face. Faces of two decks, 110-220 pixels wide, keep at least 0.062
+    (the real ten of clubs); such backs at most 0.019."""
+    open_reach: float = 0.07
+    """See ``open_paper``."""
+
+
+@dataclass(frozen=True, slots=True)
+class MotionSettings:
+    """How change is found and how much of a frame is read again.
+
+    ``cell``: the side, in frame pixels, of one compared cell; at 8 a 1280x720 frame is 160x90 cells,
+    and a card 100 pixels wide covers some 150 of them, so a card laid or taken shows plainly, while a
+    sensor's noise (a few grey levels a pixel) averages to under one over 64 pixels.
+    ``threshold``: grey levels a cell must differ by, once the frame's median difference is taken off.
+    A card's index on the table is dark ink on white (a difference of a hundred and more); JPEG and a
+    webcam's noise move a cell's average by two or three.
+    ``whole``: a change over more than this share of the frame is read whole (the camera moved, the
+    light changed): regions would cost more than the frame.
+    ``reread``: every this many frames the whole frame is read again even if nothing seemed to change,
+    so a slow drift (a card nudged a pixel a frame, a shadow creeping) is caught within a second at 30
+    frames a second.
+    ``margin``: how far round a region of change is read, in card lengths. Why: a card is read by its
+    two index corners and counted by its middle, so a card touched by the change must lie whole inside
+    what is read for it to be named as surely as in a whole frame.
+    """
+
+    cell: int = 8
+    threshold: float = 14.0
+    whole: float = 0.5
+    reread: int = 30
+    margin: float = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class TrackingSettings:
+    """What a filmed recogniser keeps from one frame to the next."""
+
+    still: int = 4
+    """A filmed card counted is taken to lie still while its corners' places, in frame pixels divided
+    by this, stay the same: its pips are then not counted again (a look costs about a millisecond a
+    card)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionSettings:
+    """Every threshold a :class:`~companion.vision.recognise.Recogniser` decides by."""
+
+    reading: ReadingSettings = field(default_factory=ReadingSettings)
+    scales: ScaleSettings = field(default_factory=ScaleSettings)
+    suits: SuitSettings = field(default_factory=SuitSettings)
+    pips: PipSettings = field(default_factory=PipSettings)
+    backs: BackSettings = field(default_factory=BackSettings)
+    tracking: TrackingSettings = field(default_factory=TrackingSettings)
+    motion: MotionSettings = field(default_factory=MotionSettings)
+
+
+#: The settings the product ships with.
+SHIPPED = RecognitionSettings()
