@@ -76,6 +76,13 @@ class _GuardedCursor(sqlite3.Cursor):
             raise self._fail(error) from None
         return self
 
+    def executemany(self, sql: str, seq_of_parameters: Any, /) -> _GuardedCursor:
+        try:
+            super().executemany(sql, seq_of_parameters)
+        except sqlite3.Error as error:
+            raise self._fail(error) from None
+        return self
+
     def fetchone(self) -> Any:
         try:
             return super().fetchone()
@@ -102,6 +109,9 @@ class _GuardedConnection(sqlite3.Connection):
 
     def execute(self, sql: str, parameters: Any = (), /) -> _GuardedCursor:
         return self.cursor(_GuardedCursor).execute(sql, parameters)
+
+    def executemany(self, sql: str, seq_of_parameters: Any, /) -> _GuardedCursor:
+        return self.cursor(_GuardedCursor).executemany(sql, seq_of_parameters)
 
     def executescript(self, script: str, /) -> sqlite3.Cursor:
         try:
