@@ -415,7 +415,9 @@ def test_export_says_in_one_sentence_when_there_is_no_database(
 
 
 class _FullDisk(Journal):
-    def append_group(self, match_id: int, lines: Sequence[str], cursor: int | None = None) -> int:
+    def append_group(
+        self, match_id: int, lines: Sequence[str], cursor: int | None = None, notes: object = None
+    ) -> int:
         raise OSError("the disk is full")
 
 
