@@ -399,18 +399,19 @@ class Journal:
             )
 
     def games_won(self, match_id: int) -> tuple[int, ...]:
-        """Games won so far in a match, per seat."""
+        """Games won so far in a match, per seat, counted as the engine counts them toward the match: a
+        skunk (or double skunk) counts two when the match's ``skunk_double_win`` setting is on (the
+        default), so the figure agrees with the scoreboard's."""
         with self._lock:
             db = self._conn()
-            found = db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            found = db.execute("SELECT players, settings FROM matches WHERE id = ?", (match_id,)).fetchone()
             if found is None:
                 raise LookupError(f"there is no match {match_id} in {self.path}")
-            rows = db.execute(
-                "SELECT winner, COUNT(*) FROM games WHERE match_id = ? GROUP BY winner", (match_id,)
-            ).fetchall()
+            rows = db.execute("SELECT winner, skunk FROM games WHERE match_id = ?", (match_id,)).fetchall()
+        double = bool(json.loads(found[1]).get("skunk_double_win", True))
         won = [0] * len(json.loads(found[0]))
-        for winner, count in rows:
-            won[int(winner)] = int(count)
+        for winner, skunk in rows:
+            won[int(winner)] += 2 if double and int(skunk) > 0 else 1
         return tuple(won)
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:

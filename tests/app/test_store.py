@@ -89,7 +89,7 @@ def test_statistics_count_wins_skunks_matches_and_averages(tmp_path: Path) -> No
         journal.record_games(match, [summary(1, 0, 80, 1)])  # recording the same game again changes nothing
         journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0)])
         journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0), summary(3, 0, 50, 2)])
-        assert journal.games_won(match) == (2, 1)
+        assert journal.games_won(match) == (4, 1)  # Ann's two wins were skunks: two games each
         journal.finish_match(match, 0)
         assert journal.unfinished() is None
         stats = {s.name: s for s in journal.statistics()}
@@ -103,6 +103,16 @@ def test_statistics_count_wins_skunks_matches_and_averages(tmp_path: Path) -> No
     assert ann.average_pegging == pytest.approx(55 / 15)
     assert [h["game"] for h in history] == [3, 2, 1]
     assert history[0]["scores"] == [121, 50] and history[0]["skunk"] == 2
+
+
+@pytest.mark.parametrize(("double", "won"), [(True, (3, 1)), (False, (2, 1))])
+def test_a_skunk_counts_two_games_of_the_match_only_when_the_house_rule_says_so(
+    tmp_path: Path, double: bool, won: tuple[int, int]
+) -> None:
+    with Journal(tmp_path / "t.db") as journal:
+        match = journal.begin_match({"games_to_win": 3, "skunk_double_win": double}, ["Ann", "Bob"])
+        journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0), summary(3, 0, 100, 0)])
+        assert journal.games_won(match) == won
 
 
 def test_undoing_a_winning_peg_takes_the_game_back_out_of_the_record(tmp_path: Path) -> None:
