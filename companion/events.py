@@ -30,6 +30,7 @@ __all__ = [
     "SayGo",
     "SetMode",
     "Shutdown",
+    "TableNotice",
     "Undo",
     "event_from_dict",
     "event_to_dict",
@@ -141,6 +142,16 @@ class CardLifted:
 
 
 @dataclass(frozen=True, slots=True)
+class TableNotice:
+    """Something the camera saw and left out of the game, said to the players: a burst of cards no
+    table lays at once ("44 cards appeared at once ... none is counted").  The game is not changed; the
+    scoreboard shows ``text`` and the journal keeps it with the match."""
+
+    name: ClassVar[str] = "notice"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Correct:
     """A correction from the scoreboard: the card the camera saw as ``seen`` is really ``card`` (``seen``
     empty when the camera could not name it at all) laid in ``zone``.  A knob's answer takes the same
@@ -185,6 +196,7 @@ Event: TypeAlias = (
     | NewGame
     | CardLanded
     | CardLifted
+    | TableNotice
     | Correct
     | SetMode
     | MugginsExpired
@@ -203,6 +215,7 @@ _TYPES: dict[str, Any] = {
         NewGame,
         CardLanded,
         CardLifted,
+        TableNotice,
         Correct,
         SetMode,
         MugginsExpired,

@@ -14,8 +14,9 @@ by the one the game allows, and the reason goes with the card to the table and t
 **Only what a table can do.**  Players lay one card at a time in the play, cut one card each, turn one
 starter, turn up the crib's four.  Cards that appear together (first seen within ``together`` seconds of
 each other) more than the phase allows in any zone -- a spilled pack, a hand shown in the play, a photo
-of another game -- are *held*: none is fed to the game, and one report says so.  They stay held until
-they are taken away.  A single card in a zone the phase does not use is fed all the same, and the table
+of another game -- are *held*: none is fed to the game, and one report says so, to the terminal and, as a
+:class:`~companion.events.TableNotice`, to the scoreboard and the journal.  They stay held until they are
+taken away.  A single card in a zone the phase does not use is fed all the same, and the table
 asks about it, as it asks about any card that does not fit.
 
 A card that lies still but stays unread for about a second becomes ``CardLanded("unknown")`` with what
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from companion.cards import Card
-from companion.events import CardLanded, CardLifted, Event
+from companion.events import CardLanded, CardLifted, Event, TableNotice
 from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, Tracker
 from companion.vision.types import Sighting, Zone
 from companion.vision.zones import TableLayout
@@ -159,7 +160,9 @@ class Watch:
                 counts[zone] = counts.get(zone, 0) + 1
             over = [z for z, n in counts.items() if n > allowance(view.phase, z, len(view.players))]
             if over:
-                self._hold(event, len(burst), view)
+                said = self._hold(event, len(burst), view)
+                if said:
+                    out.append(TableNotice(said))
                 continue
             if isinstance(event, CardUnread):
                 likely = tuple(str(c) for c in event.reading.candidates)
@@ -196,7 +199,8 @@ class Watch:
                 counted.append(thing)
         return [zone for _, zone, _, _ in counted]
 
-    def _hold(self, event: CardAppeared | CardUnread, burst: int, view: GameView) -> None:
+    def _hold(self, event: CardAppeared | CardUnread, burst: int, view: GameView) -> str:
+        """Hold the card back; the first of a burst says why (returned too, for the scoreboard)."""
         if isinstance(event, CardAppeared):
             self.held.add(event.card)
         if self._burst is None or abs(event.since - self._burst) > self.together:
@@ -207,10 +211,13 @@ class Watch:
                 "show": "at the show",
                 "game-over": "at the end of a game",
             }.get(view.phase, "to turn the starter")
-            self._report(
+            text = (
                 f"{burst} cards appeared at once: no table lays that many {phase}; none is counted "
                 "(take them away, or lay them one at a time)"
             )
+            self._report(text)
+            return text
+        return ""
 
     def _words(self, zone: Zone | None, view: GameView) -> str:
         if zone is None:

@@ -51,6 +51,7 @@ from companion.events import (
     SayGo,
     SetMode,
     Shutdown,
+    TableNotice,
     Undo,
 )
 from companion.rules.errors import RulesError
@@ -281,9 +282,10 @@ class Table:
                 self._landed(card, zone, likely=likely)
                 self.notice = self.notice or why
                 if why:  # how the camera settled a doubtful reading, kept with the match
-                    self.journal.set_note(
-                        self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), why]
-                    )
+                    self._camera_note(why)
+            case TableNotice(text):
+                self.notice = text  # cards the camera left out of the game, shown and kept with the match
+                self._camera_note(text)
             case Correct(card, zone, _):
                 self._answer(card, zone)
             case CardLifted(_, zone):
@@ -322,6 +324,12 @@ class Table:
                 self._peg(player, points, knob=False)
             case Shutdown():
                 pass
+
+    def _camera_note(self, text: str) -> None:
+        """Keep what the camera said about the match in the journal's ``camera`` note."""
+        self.journal.set_note(
+            self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), text]
+        )
 
     def _answer(self, card: str, zone: str) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
