@@ -19,7 +19,7 @@ of another game -- are *held*: none is fed to the game, and one report says so, 
 taken away.  A single card in a zone the phase does not use is fed all the same, and the table
 asks about it, as it asks about any card that does not fit.
 
-A card that lies still but stays unread for about a second becomes ``CardLanded("unknown")`` with what
+A card that lies still but stays unread for about a second becomes ``CardLanded(UNKNOWN)`` with what
 the frames said it might be, most likely first: the table asks, and the game goes on with the answer.
 """
 
@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from companion.cards import Card
+from companion.cards import UNKNOWN, Card
 from companion.events import CardLanded, CardLifted, Event, TableNotice
 from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, Tracker
 from companion.vision.types import Sighting, Zone
@@ -134,12 +134,12 @@ class Watch:
                 if event.card in self.held:
                     self.held.discard(event.card)
                     continue
-                out.append(CardLifted(str(event.card), _zone(event.zone)))
+                out.append(CardLifted(event.card, _zone(event.zone)))
             elif isinstance(event, CardMoved):
                 if event.card in self.held:
                     continue
                 self._report(f"{event.card} moved {self._words(event.to_zone, view)}")
-                out.append(CardLanded(str(event.card), _zone(event.to_zone), at=at))
+                out.append(CardLanded(event.card, _zone(event.to_zone), at=at))
             else:
                 settled.append(event)
         if settled:
@@ -152,7 +152,7 @@ class Watch:
         for event in sorted(settled, key=lambda e: e.since):
             if isinstance(event, CardAppeared) and event.card in view.in_game:
                 self._fed.add(event.card)
-                out.append(CardLanded(str(event.card), _zone(event.zone), at=at))
+                out.append(CardLanded(event.card, _zone(event.zone), at=at))
                 continue  # the game knows it already (seen again): the table says so if it matters
             burst = self._together(event.since, view)
             counts: dict[Zone | None, int] = {}
@@ -168,7 +168,7 @@ class Watch:
                 likely = tuple(str(c) for c in event.reading.candidates)
                 said = f"; {event.reading}" if likely else ""
                 self._report(f"a card {self._words(event.zone, view)} cannot be read{said}: asking")
-                out.append(CardLanded("unknown", _zone(event.zone), at=at, likely=likely))
+                out.append(CardLanded(UNKNOWN, _zone(event.zone), at=at, likely=likely))
                 continue
             why = ""
             if event.reading.ruled_out:
@@ -180,7 +180,7 @@ class Watch:
             words = self._words(event.zone, view)
             self._report(f"{event.card} {words}" + (f" ({why})" if why else ""))
             self._fed.add(event.card)
-            out.append(CardLanded(str(event.card), _zone(event.zone), at=at, why=why))
+            out.append(CardLanded(event.card, _zone(event.zone), at=at, why=why))
         return out
 
     def _together(self, since: float, view: GameView) -> list[Zone | None]:

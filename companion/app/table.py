@@ -279,7 +279,7 @@ class Table:
     def _handle(self, event: Event) -> None:
         match event:
             case CardLanded(card, zone, likely=likely, why=why):
-                self._landed(card, zone, likely=likely)
+                self._landed(str(card), zone, likely=likely)  # held cards and answers share the text form
                 self.notice = self.notice or why
                 if why:  # how the camera settled a doubtful reading, kept with the match
                     self._camera_note(why)

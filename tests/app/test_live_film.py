@@ -38,7 +38,7 @@ def first_deal() -> tuple[Recording, int, tuple[int, int]]:
 
 
 def laid_in_play(deal: Recording, starter: int) -> list[str]:
-    return [e.card for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
+    return [str(e.card) for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
 
 
 def glared(deck: Deck, card: str) -> Deck:

@@ -45,7 +45,7 @@ def in_play() -> GameView:
 
 
 def landed(events: Sequence[Event]) -> list[tuple[str, str]]:
-    return [(e.card, e.zone) for e in events if isinstance(e, CardLanded)]
+    return [(str(e.card), e.zone) for e in events if isinstance(e, CardLanded)]
 
 
 def test_the_phase_says_how_many_cards_a_zone_may_take_at_once() -> None:

@@ -250,7 +250,7 @@ def _without_a_crib_card(events: tuple[Event, ...], *, gathering_seen: bool) -> 
         if lifted and (event.card == missed.card or not gathering_seen):
             continue
         kept.append(event)
-    return kept, missed.card
+    return kept, str(missed.card)
 
 
 @pytest.mark.parametrize("gathering_seen", [True, False])
