@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.simulate import script_game
 from companion.app.store import GameSummary, Journal, SeatSummary
+
+from .helpers import table
 
 
 def test_actions_are_read_back_in_order_and_in_their_groups_after_reopening(tmp_path: Path) -> None:
@@ -208,3 +211,17 @@ def test_a_journal_killed_at_random_points_of_undo_holds_whole_groups_only(tmp_p
             size = int(group[0].rsplit(" ", 1)[1])
             assert len(group) == size, f"a group cut in half: {group}"
             assert group == tuple(f"{group[0].rsplit(' line', 1)[0]} line {i} of {size}" for i in range(size))
+
+
+@pytest.mark.parametrize(("double", "counted"), [(True, 2), (False, 1)])
+def test_the_journal_counts_a_skunk_in_a_match_as_the_engine_does(double: bool, counted: int) -> None:
+    recording = script_game(2)  # a whole game won 121 to 81: a skunk
+    assert min(recording.final) < 91
+    played = table(games_to_win=3, skunk_double_win=double)
+    for event in recording.events:
+        played.handle(event)
+    winner = recording.final.index(121)
+    snapshot = played.game.snapshot()
+    assert snapshot.skunk == "skunk" and snapshot.match_winner is None
+    assert snapshot.match_wins[winner] == counted
+    assert played.journal.games_won(played.match_id) == tuple(snapshot.match_wins)
