@@ -140,7 +140,7 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
         if not isinstance(event, CardLanded) or event.card == "unknown" or event.at <= 0:
             return
         lying = [c.card for c in film._table.laid if c.zone == event.zone]
-        if event.card in lying:
+        if str(event.card) in lying:
             right += 1
         else:
             wrong += 1

@@ -10,6 +10,10 @@ is the same value:
 So ``str(Card.parse("th")) == "10h"`` and ``str(Card.parse("q♠")) == "Qs"``.  ``repr`` is a
 ``Card.parse`` call that can be pasted back.  Parsing is lenient (upper or lower case, ``T`` or ``10``,
 suit symbols), printing is strict.
+
+What the camera may see besides a named card -- a card face down (:data:`BACK`) or one it could not read
+(:data:`UNKNOWN`) -- is defined here too, as :class:`Mark`, so the table's events (which import nothing
+of the companion but this module) can carry "a card, or the unread mark" as a value, not as text.
 """
 
 from __future__ import annotations
@@ -17,18 +21,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Final
+from enum import Enum, StrEnum
+from typing import Final, TypeAlias
 
 __all__ = [
+    "BACK",
     "RANKS",
     "SUITS",
+    "UNKNOWN",
     "Card",
     "InvalidCard",
+    "Mark",
     "Rank",
+    "Seen",
     "Suit",
     "full_deck",
     "parse_cards",
+    "seen_from_text",
 ]
 
 
@@ -110,12 +119,16 @@ _RANK_TEXT: Final = {
     rank: {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank.value, str(rank.value)) for rank in Rank
 }
 _RANK_BY_TEXT: Final = {text: rank for rank, text in _RANK_TEXT.items()} | {"T": Rank.TEN}
-_SUIT_BY_TEXT: Final = {suit.value: suit for suit in Suit} | {sym: s for s, sym in _SUIT_SYMBOL.items()} | {
-    "♧": Suit.CLUBS,
-    "♢": Suit.DIAMONDS,
-    "♡": Suit.HEARTS,
-    "♤": Suit.SPADES,
-}
+_SUIT_BY_TEXT: Final = (
+    {suit.value: suit for suit in Suit}
+    | {sym: s for s, sym in _SUIT_SYMBOL.items()}
+    | {
+        "♧": Suit.CLUBS,
+        "♢": Suit.DIAMONDS,
+        "♡": Suit.HEARTS,
+        "♤": Suit.SPADES,
+    }
+)
 _ALLOWED: Final = (
     "a rank (A, 2-10, T, J, Q, K, any case) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), e.g. 5h, 10d, Qs"
 )
@@ -207,3 +220,29 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """
     tokens = list(_tokens(text)) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
     return tuple(Card.parse(token) for token in tokens)
+
+
+class Mark(StrEnum):
+    """What the camera can see besides a named card."""
+
+    BACK = "back"
+    """A card lying face down (the pack, the crib, a hand put down)."""
+    UNKNOWN = "unknown"
+    """A face-up card the recogniser could not name with confidence."""
+
+
+BACK: Final = Mark.BACK
+UNKNOWN: Final = Mark.UNKNOWN
+
+Seen: TypeAlias = Card | Mark
+"""What the camera saw where a card lies: a card, a back, or a card that could not be read."""
+
+
+def seen_from_text(text: str) -> Seen:
+    """``"back"``, ``"unknown"`` or a card's canonical text (``"5h"``) as the value it names."""
+    if text in (BACK, UNKNOWN):
+        return Mark(text)
+    card = Card.parse(text)
+    if str(card) != text:
+        raise ValueError(f"{text!r} is not in canonical card form")
+    return card

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, TypeAlias
 
+from companion.cards import Card, Seen, seen_from_text
+
 __all__ = [
     "CallMuggins",
     "CardLanded",
@@ -30,6 +32,7 @@ __all__ = [
     "SayGo",
     "SetMode",
     "Shutdown",
+    "TableNotice",
     "Undo",
     "event_from_dict",
     "event_to_dict",
@@ -118,10 +121,14 @@ class NewGame:
 @dataclass(frozen=True, slots=True)
 class CardLanded:
     """The camera saw a card come to rest face up in a zone (``"player0"``, ``"player1"``, ``"starter"``,
-    ``"crib"``, ``"cut0"``, ``"cut1"``)."""
+    ``"crib"``).
+
+    ``card`` is the :class:`~companion.cards.Card` read, or :data:`~companion.cards.UNKNOWN` for a card
+    the camera could not name (:data:`~companion.cards.BACK` for one face down).  Canonical text given
+    instead (a recorded game, a test) is read once, here, into that value."""
 
     name: ClassVar[str] = "landed"
-    card: str
+    card: Seen
     zone: str
     at: float = 0.0
     """When the frame that showed it was taken (seconds, monotonic clock of the source); for latency."""
@@ -130,14 +137,33 @@ class CardLanded:
     why: str = ""
     """How the camera settled a doubtful reading ("read 6h or 8h; 8h is already played"), to show."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", _seen(self.card))
+
 
 @dataclass(frozen=True, slots=True)
 class CardLifted:
     """The camera saw a card leave a zone (gathered up at the end of a deal, or picked back up)."""
 
     name: ClassVar[str] = "lifted"
-    card: str
+    card: Card
     zone: str
+
+    def __post_init__(self) -> None:
+        seen = _seen(self.card)
+        if not isinstance(seen, Card):
+            raise ValueError(f"a card lifted is a card the camera named, not {seen!r}")
+        object.__setattr__(self, "card", seen)
+
+
+@dataclass(frozen=True, slots=True)
+class TableNotice:
+    """Something the camera saw and left out of the game, said to the players: a burst of cards no
+    table lays at once ("44 cards appeared at once ... none is counted").  The game is not changed; the
+    scoreboard shows ``text`` and the journal keeps it with the match."""
+
+    name: ClassVar[str] = "notice"
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +211,7 @@ Event: TypeAlias = (
     | NewGame
     | CardLanded
     | CardLifted
+    | TableNotice
     | Correct
     | SetMode
     | MugginsExpired
@@ -203,6 +230,7 @@ _TYPES: dict[str, Any] = {
         NewGame,
         CardLanded,
         CardLifted,
+        TableNotice,
         Correct,
         SetMode,
         MugginsExpired,
@@ -211,11 +239,24 @@ _TYPES: dict[str, Any] = {
 }
 
 
+def _seen(value: object) -> Seen:
+    """A card or mark as given, or read from its canonical text (a ValueError if it is neither)."""
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):  # a Mark is a str too: read back as itself
+        return seen_from_text(str(value))
+    raise TypeError(f"a card seen is a Card, BACK, UNKNOWN or its text, not {value!r}")
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """The JSON form: ``{"event": name, **fields}`` (a new game's house rules as an object)."""
+    """The JSON form: ``{"event": name, **fields}`` (a new game's house rules as an object, a card as
+    its canonical text: ``"5h"``, ``"unknown"``)."""
     if isinstance(event, NewGame):
         return {"event": event.name, "settings": event.chosen}
-    return {"event": event.name, **asdict(event)}
+    data = {"event": event.name, **asdict(event)}
+    if isinstance(event, CardLanded | CardLifted):
+        data["card"] = str(event.card)
+    return data
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:

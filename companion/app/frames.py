@@ -177,12 +177,13 @@ class TableFilm:
     def _apply(self, table: _Table, event: Event) -> _Laid | None:
         if isinstance(event, CardLanded):
             slot = table.slots(event.zone)
-            laid = _Laid(event.card, event.zone, self._placement(event.zone, slot, event.card))
+            card = str(event.card)  # the deck's faces are named by the card's text
+            laid = _Laid(card, event.zone, self._placement(event.zone, slot, card))
             table.laid.append(laid)
             self._history.append(laid)
             return laid
         if isinstance(event, CardLifted):
-            table.laid = [c for c in table.laid if c.card != event.card]
+            table.laid = [c for c in table.laid if c.card != str(event.card)]
         elif isinstance(event, Undo) and table.laid:
             table.laid.pop()  # the card taken back up (the demo's misread)
         return None

@@ -14,11 +14,12 @@ by the one the game allows, and the reason goes with the card to the table and t
 **Only what a table can do.**  Players lay one card at a time in the play, cut one card each, turn one
 starter, turn up the crib's four.  Cards that appear together (first seen within ``together`` seconds of
 each other) more than the phase allows in any zone -- a spilled pack, a hand shown in the play, a photo
-of another game -- are *held*: none is fed to the game, and one report says so.  They stay held until
-they are taken away.  A single card in a zone the phase does not use is fed all the same, and the table
+of another game -- are *held*: none is fed to the game, and one report says so, to the terminal and, as a
+:class:`~companion.events.TableNotice`, to the scoreboard and the journal.  They stay held until they are
+taken away.  A single card in a zone the phase does not use is fed all the same, and the table
 asks about it, as it asks about any card that does not fit.
 
-A card that lies still but stays unread for about a second becomes ``CardLanded("unknown")`` with what
+A card that lies still but stays unread for about a second becomes ``CardLanded(UNKNOWN)`` with what
 the frames said it might be, most likely first: the table asks, and the game goes on with the answer.
 """
 
@@ -31,8 +32,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from companion.cards import Card
-from companion.events import CardLanded, CardLifted, Event
+from companion.cards import UNKNOWN, Card
+from companion.events import CardLanded, CardLifted, Event, TableNotice
 from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, Tracker
 from companion.vision.types import Sighting, Zone
 from companion.vision.zones import TableLayout
@@ -133,12 +134,12 @@ class Watch:
                 if event.card in self.held:
                     self.held.discard(event.card)
                     continue
-                out.append(CardLifted(str(event.card), _zone(event.zone)))
+                out.append(CardLifted(event.card, _zone(event.zone)))
             elif isinstance(event, CardMoved):
                 if event.card in self.held:
                     continue
                 self._report(f"{event.card} moved {self._words(event.to_zone, view)}")
-                out.append(CardLanded(str(event.card), _zone(event.to_zone), at=at))
+                out.append(CardLanded(event.card, _zone(event.to_zone), at=at))
             else:
                 settled.append(event)
         if settled:
@@ -151,7 +152,7 @@ class Watch:
         for event in sorted(settled, key=lambda e: e.since):
             if isinstance(event, CardAppeared) and event.card in view.in_game:
                 self._fed.add(event.card)
-                out.append(CardLanded(str(event.card), _zone(event.zone), at=at))
+                out.append(CardLanded(event.card, _zone(event.zone), at=at))
                 continue  # the game knows it already (seen again): the table says so if it matters
             burst = self._together(event.since, view)
             counts: dict[Zone | None, int] = {}
@@ -159,13 +160,15 @@ class Watch:
                 counts[zone] = counts.get(zone, 0) + 1
             over = [z for z, n in counts.items() if n > allowance(view.phase, z, len(view.players))]
             if over:
-                self._hold(event, len(burst), view)
+                said = self._hold(event, len(burst), view)
+                if said:
+                    out.append(TableNotice(said))
                 continue
             if isinstance(event, CardUnread):
                 likely = tuple(str(c) for c in event.reading.candidates)
                 said = f"; {event.reading}" if likely else ""
                 self._report(f"a card {self._words(event.zone, view)} cannot be read{said}: asking")
-                out.append(CardLanded("unknown", _zone(event.zone), at=at, likely=likely))
+                out.append(CardLanded(UNKNOWN, _zone(event.zone), at=at, likely=likely))
                 continue
             why = ""
             if event.reading.ruled_out:
@@ -177,7 +180,7 @@ class Watch:
             words = self._words(event.zone, view)
             self._report(f"{event.card} {words}" + (f" ({why})" if why else ""))
             self._fed.add(event.card)
-            out.append(CardLanded(str(event.card), _zone(event.zone), at=at, why=why))
+            out.append(CardLanded(event.card, _zone(event.zone), at=at, why=why))
         return out
 
     def _together(self, since: float, view: GameView) -> list[Zone | None]:
@@ -196,7 +199,8 @@ class Watch:
                 counted.append(thing)
         return [zone for _, zone, _, _ in counted]
 
-    def _hold(self, event: CardAppeared | CardUnread, burst: int, view: GameView) -> None:
+    def _hold(self, event: CardAppeared | CardUnread, burst: int, view: GameView) -> str:
+        """Hold the card back; the first of a burst says why (returned too, for the scoreboard)."""
         if isinstance(event, CardAppeared):
             self.held.add(event.card)
         if self._burst is None or abs(event.since - self._burst) > self.together:
@@ -207,10 +211,13 @@ class Watch:
                 "show": "at the show",
                 "game-over": "at the end of a game",
             }.get(view.phase, "to turn the starter")
-            self._report(
+            text = (
                 f"{burst} cards appeared at once: no table lays that many {phase}; none is counted "
                 "(take them away, or lay them one at a time)"
             )
+            self._report(text)
+            return text
+        return ""
 
     def _words(self, zone: Zone | None, view: GameView) -> str:
         if zone is None:

@@ -109,7 +109,7 @@ def script_game(
     deal_scores: list[tuple[int, int]] = []
 
     def land(card: Card, zone: str) -> None:
-        events.append(CardLanded(str(card), zone))
+        events.append(CardLanded(card, zone))
 
     # The cut for the deal: cut again on equal cards, as the engine says.
     while referee.phase is Phase.CUT_FOR_DEAL:
@@ -118,7 +118,7 @@ def script_game(
             referee.cut_for_deal(player, card)
             land(card, f"player{player}")
         for player, card in enumerate(cuts):
-            events.append(CardLifted(str(card), f"player{player}"))
+            events.append(CardLifted(card, f"player{player}"))
 
     while referee.phase is not Phase.GAME_OVER:
         dealer = referee.dealer
@@ -189,9 +189,9 @@ def script_game(
         deal_scores.append((referee.scores[0], referee.scores[1]))
         # Everything is gathered up for the next deal: the cards laid, the starter, the crib.
         for player, card in laid:
-            events.append(CardLifted(str(card), f"player{player}"))
-        events.append(CardLifted(str(starter), "starter"))
-        events += [CardLifted(str(card), "crib") for card in crib[:shown_crib]]
+            events.append(CardLifted(card, f"player{player}"))
+        events.append(CardLifted(starter, "starter"))
+        events += [CardLifted(card, "crib") for card in crib[:shown_crib]]
     assert referee.winner is not None
     return Recording(
         seed=seed,
@@ -219,11 +219,11 @@ def demo_recording() -> Recording:
     plays = [i for i, e in enumerate(events) if isinstance(e, CardLanded) and e.zone.startswith("player")]
     at = plays[len(plays) // 3]
     real = events[at]
-    assert isinstance(real, CardLanded)
-    card = Card.parse(real.card)
+    assert isinstance(real, CardLanded) and isinstance(real.card, Card)
+    card = real.card
     same_suit = [c for c in full_deck() if c.suit is card.suit and c != card]
     misread = next(c for c in same_suit if c.pips == min(card.pips + 2, 10))
-    events[at:at] = [CardLanded(str(misread), real.zone), Undo()]
+    events[at:at] = [CardLanded(misread, real.zone), Undo()]
     return replace(base, events=tuple(events))
 
 

@@ -25,7 +25,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -206,9 +206,19 @@ class Journal:
             )
             return int(cursor.lastrowid or 0)
 
-    def append_group(self, match_id: int, lines: Sequence[str], cursor: int | None = None) -> int:
+    def append_group(
+        self,
+        match_id: int,
+        lines: Sequence[str],
+        cursor: int | None = None,
+        notes: Mapping[str, Any] | None = None,
+    ) -> int:
         """Write one group of action lines in one committed transaction (all or none reach the disk);
-        returns the group's number.  ``cursor`` is kept with it (see :attr:`SavedMatch.cursor`)."""
+        returns the group's number.  ``cursor`` is kept with it (see :attr:`SavedMatch.cursor`).
+
+        ``notes`` (see :meth:`set_note`) are written in the same transaction: a note that the group
+        makes stale -- the crib cards seen, once the crib is counted -- never outlives it on the disk,
+        and a note that led to the group is never on the disk without it."""
         if not lines:
             raise ValueError("a group of actions needs at least one action")
         with self._write() as db:
@@ -221,6 +231,8 @@ class Journal:
                 "INSERT INTO actions (match_id, seq, grp, at, line, cursor) VALUES (?, ?, ?, ?, ?, ?)",
                 [(match_id, int(seq) + i, int(grp), now, line, cursor) for i, line in enumerate(lines)],
             )
+            for key, value in (notes or {}).items():
+                self._write_note(db, match_id, key, value)
             return int(grp)
 
     def pop_group(self, match_id: int) -> tuple[str, ...]:
@@ -310,10 +322,14 @@ class Journal:
         """Keep something the table has seen that is not (yet) an action -- the crib cards turned up
         before the crib is counted -- so a restart does not forget it."""
         with self._write() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO notes (match_id, key, value) VALUES (?, ?, ?)",
-                (match_id, key, json.dumps(value)),
-            )
+            self._write_note(db, match_id, key, value)
+
+    @staticmethod
+    def _write_note(db: sqlite3.Connection, match_id: int, key: str, value: Any) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO notes (match_id, key, value) VALUES (?, ?, ?)",
+            (match_id, key, json.dumps(value)),
+        )
 
     def note(self, match_id: int, key: str, default: Any = None) -> Any:
         with self._lock:
@@ -383,18 +399,19 @@ class Journal:
             )
 
     def games_won(self, match_id: int) -> tuple[int, ...]:
-        """Games won so far in a match, per seat."""
+        """Games won so far in a match, per seat, counted as the engine counts them toward the match: a
+        skunk (or double skunk) counts two when the match's ``skunk_double_win`` setting is on (the
+        default), so the figure agrees with the scoreboard's."""
         with self._lock:
             db = self._conn()
-            found = db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            found = db.execute("SELECT players, settings FROM matches WHERE id = ?", (match_id,)).fetchone()
             if found is None:
                 raise LookupError(f"there is no match {match_id} in {self.path}")
-            rows = db.execute(
-                "SELECT winner, COUNT(*) FROM games WHERE match_id = ? GROUP BY winner", (match_id,)
-            ).fetchall()
+            rows = db.execute("SELECT winner, skunk FROM games WHERE match_id = ?", (match_id,)).fetchall()
+        double = bool(json.loads(found[1]).get("skunk_double_win", True))
         won = [0] * len(json.loads(found[0]))
-        for winner, count in rows:
-            won[int(winner)] = int(count)
+        for winner, skunk in rows:
+            won[int(winner)] += 2 if double and int(skunk) > 0 else 1
         return tuple(won)
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
@@ -577,5 +594,3 @@ def _roll_back(db: sqlite3.Connection) -> None:
     if db.in_transaction:
         with contextlib.suppress(StorageError):  # the failure that led here is the one to report
             db.execute("ROLLBACK")
-
-

@@ -51,6 +51,7 @@ from companion.events import (
     SayGo,
     SetMode,
     Shutdown,
+    TableNotice,
     Undo,
 )
 from companion.rules.errors import RulesError
@@ -215,19 +216,19 @@ class Table:
 
     # -- doing, journalled first ---------------------------------------------------------------------
 
-    def _do(self, actions: Sequence[Action]) -> None:
+    def _do(self, actions: Sequence[Action], notes: Mapping[str, object] | None = None) -> None:
         """Do one group of actions (all or none; a refusal raises the engine's sentence) and journal it.
 
         The engine does the group first, in memory, then the journal commits it before anything is
         shown; if the journal cannot be written, the group is taken back and the error goes on.
+        ``notes`` go into the journal in the group's own transaction.
         """
         if not actions:
             return
         self.game.apply_group(actions)
         try:
-            self.journal.append_group(
-                self.match_id, [format_action(action) for action in actions], self._event_cursor
-            )
+            lines = [format_action(action) for action in actions]
+            self.journal.append_group(self.match_id, lines, self._event_cursor, notes)
         except BaseException:
             self.game.undo_group()
             raise
@@ -278,12 +279,13 @@ class Table:
     def _handle(self, event: Event) -> None:
         match event:
             case CardLanded(card, zone, likely=likely, why=why):
-                self._landed(card, zone, likely=likely)
+                self._landed(str(card), zone, likely=likely)  # held cards and answers share the text form
                 self.notice = self.notice or why
                 if why:  # how the camera settled a doubtful reading, kept with the match
-                    self.journal.set_note(
-                        self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), why]
-                    )
+                    self._camera_note(why)
+            case TableNotice(text):
+                self.notice = text  # cards the camera left out of the game, shown and kept with the match
+                self._camera_note(text)
             case Correct(card, zone, _):
                 self._answer(card, zone)
             case CardLifted(_, zone):
@@ -322,6 +324,12 @@ class Table:
                 self._peg(player, points, knob=False)
             case Shutdown():
                 pass
+
+    def _camera_note(self, text: str) -> None:
+        """Keep what the camera said about the match in the journal's ``camera`` note."""
+        self.journal.set_note(
+            self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), text]
+        )
 
     def _answer(self, card: str, zone: str) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
@@ -547,8 +555,9 @@ class Table:
             return  # a card of the play or the starter, seen again as the hands are shown
         if len(self._crib_seen) >= 4:
             raise_refusal("the crib already has four cards")
-        self._set_crib_seen([*self._crib_seen, card])
-        self._count_crib()
+        seen = [*self._crib_seen, card]
+        if not self._count_crib(seen):  # the fourth card and the count reach the journal together
+            self._set_crib_seen(seen)
 
     def _crib_short(self) -> bool:
         """The show is on and the crib, still to be counted, lacks cards the camera has not read."""
@@ -560,22 +569,29 @@ class Table:
             message = f"The camera saw {seen} of the crib's four cards: which card is missing?"
             self._ask(message, CRIB_ZONE, "")
 
-    def _crib_cards(self) -> tuple[Card, ...] | None:
+    def _crib_cards(self, seen: Sequence[Card] | None = None) -> tuple[Card, ...] | None:
         state = self.game.deal_state
         known = list(state.crib_known)
-        cards = known + [c for c in self._crib_seen if c not in known]
+        cards = known + [c for c in (self._crib_seen if seen is None else seen) if c not in known]
         return tuple(cards) if len(cards) == 4 else None
 
-    def _count_crib(self) -> None:
+    def _count_crib(self, seen: Sequence[Card] | None = None) -> bool:
         """Automatic counting shows the hands by itself (an engine setting); the crib, thrown face down,
-        is shown once the camera has seen its four cards turned up."""
+        is shown once the camera has seen its four cards turned up (``seen``: the crib cards seen, if
+        not yet noted).  True if the crib was counted.
+
+        The count clears the note of crib cards in its own transaction, so a power cut never leaves
+        a counted crib's cards noted, nor a crib's fourth card noted without the count its event made
+        (a resume would count it under an earlier event's cursor)."""
         game = self.game
         if game.counting is not Counting.AUTO or game.snapshot().show_next != (game.dealer, "crib"):
-            return
-        cards = self._crib_cards()
-        if cards is not None and game.dealer is not None:
-            self._do([Count(game.dealer, "crib", cards)])
-            self._set_crib_seen([])
+            return False
+        cards = self._crib_cards(seen)
+        if cards is None or game.dealer is None:
+            return False
+        self._do([Count(game.dealer, "crib", cards)], notes={"crib_seen": []})
+        self._crib_seen = []
+        return True
 
 
 class _Refusal(RulesError):

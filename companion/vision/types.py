@@ -1,5 +1,9 @@
 """Value types shared by card recognition, frame sources, the tracker and the table.
 
+The marks a sighting may show instead of a card (:class:`~companion.cards.Mark`, :data:`BACK`,
+:data:`UNKNOWN`), the ``Seen`` alias and :func:`seen_from_text` live in :mod:`companion.cards`, so the
+table's events can carry them; they are re-exported here.
+
 A ``Sighting`` is one thing recognised in one frame: a named :class:`~companion.cards.Card`, a face-down
 card (:data:`BACK`) or a card-like object that could not be read with confidence (:data:`UNKNOWN`).  An
 unreadable card is an explicit value with a confidence rather than ``None`` or a string, so the tracker
@@ -15,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from companion.cards import Card
+from companion.cards import BACK, UNKNOWN, Card, Mark, Seen, seen_from_text
 
 if TYPE_CHECKING:  # NumPy only for the type checker: the scoring commands import this and start light
     import numpy as np
@@ -25,21 +29,6 @@ if TYPE_CHECKING:  # NumPy only for the type checker: the scoring commands impor
 
 __all__ = ["BACK", "UNKNOWN", "Frame", "Mark", "Seen", "Sighting", "Zone", "seen_from_text"]
 
-
-class Mark(StrEnum):
-    """What a sighting can be besides a named card."""
-
-    BACK = "back"
-    """A card lying face down (the pack, the crib, a hand put down)."""
-    UNKNOWN = "unknown"
-    """A face-up card the recogniser could not name with confidence."""
-
-
-BACK: Final = Mark.BACK
-UNKNOWN: Final = Mark.UNKNOWN
-
-Seen: TypeAlias = Card | Mark
-"""What one sighting shows: a card, a back, or a card that could not be read."""
 
 Frame: TypeAlias = "npt.NDArray[np.uint8]"
 """An image as OpenCV holds it: H x W x 3, uint8, BGR."""
@@ -66,16 +55,6 @@ class Zone(StrEnum):
     def player(self) -> int | None:
         """Whose zone this is (from 0), or None for the starter and the crib."""
         return int(self.value[6:]) if self.value.startswith("player") else None
-
-
-def seen_from_text(text: str) -> Seen:
-    """``"back"``, ``"unknown"`` or a card's canonical text (``"5h"``) as the value it names."""
-    if text in (BACK, UNKNOWN):
-        return Mark(text)
-    card = Card.parse(text)
-    if str(card) != text:
-        raise ValueError(f"{text!r} is not in canonical card form")
-    return card
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from companion.events import (
     Undo,
 )
 from companion.rules.settings import Settings
+from companion.vision.types import Zone
 from companion.web.guard import MAX_BODY, PinGuard, TableGuard, default_hosts
 from companion.web.hub import ScoreboardHub
 
@@ -88,7 +89,8 @@ class ClaimBody(_Body):
 
 class CorrectBody(_Body):
     card: str
-    zone: str
+    zone: Zone
+    """One of the table's zones (the shared :class:`~companion.vision.types.Zone`): any other is refused."""
     seen: str = ""
 
 

@@ -32,7 +32,7 @@ def test_a_deal_filmed_and_recognised_ends_with_the_referees_score() -> None:
         loop.stop()
     assert frames > 100
     assert played.correction is None and not loop.errors
-    laid = [e.card for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
+    laid = [str(e.card) for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
     assert [str(a.card) for a in played.game.actions if isinstance(a, Play)] == laid
     assert tuple(played.game.scores) == whole.deal_scores[0]
 

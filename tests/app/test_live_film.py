@@ -17,7 +17,8 @@ from companion.app.deck import Deck, load_deck
 from companion.app.frames import FilmFrame, TableFilm, play_film
 from companion.app.loop import GameLoop
 from companion.app.simulate import Recording, script_game
-from companion.events import CardLanded, CardLifted, Event
+from companion.app.view import build_view
+from companion.events import CardLanded, CardLifted, Event, TableNotice
 from companion.rules.game import Play
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import compose, wood
@@ -37,7 +38,7 @@ def first_deal() -> tuple[Recording, int, tuple[int, int]]:
 
 
 def laid_in_play(deal: Recording, starter: int) -> list[str]:
-    return [e.card for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
+    return [str(e.card) for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
 
 
 def glared(deck: Deck, card: str) -> Deck:
@@ -127,7 +128,15 @@ def test_a_photo_of_another_game_feeds_nothing_and_is_reported_once(tmp_path: Pa
     posted: list[Event] = []
     said: list[str] = []
     feed = CameraFeed(str(tmp_path), lambda event, _: posted.append(event), say=said.append)
-    feed.watch.follow(table(), None)
+    played = table()
+    feed.watch.follow(played, None)
     assert feed.run() == 20
     assert [e for e in posted if isinstance(e, CardLanded)] == []
     assert len(said) == 1 and "cards appeared at once" in said[0], said
+    # The scoreboard says it too, and the match keeps it; the game is not touched.
+    assert [e for e in posted if isinstance(e, TableNotice)] == [TableNotice(said[0])]
+    for event in posted:
+        played.handle(event)
+    view = build_view(played)
+    assert view["notice"] == said[0] and view["phase"] == "cut-for-deal" and view["scores"] == [0, 0]
+    assert played.journal.note(played.match_id, "camera") == said

@@ -62,7 +62,7 @@ def watch(recogniser: Recogniser, frames: Sequence[Frame]) -> tuple[list[Event],
 
 
 def landed(posted: Sequence[Event]) -> list[tuple[str, str]]:
-    return [(e.card, e.zone) for e in posted if isinstance(e, CardLanded)]
+    return [(str(e.card), e.zone) for e in posted if isinstance(e, CardLanded)]
 
 
 def test_a_hand_passing_over_a_card_lying_there_makes_nothing_new(recogniser: Recogniser) -> None:

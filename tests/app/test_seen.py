@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.seen import GameView, Watch, allowance
+from companion.app.view import build_view
 from companion.cards import Card
-from companion.events import CardLanded, CardLifted, Event
+from companion.events import CardLanded, CardLifted, Event, TableNotice
 from companion.vision.types import UNKNOWN, Sighting, Zone, seen_from_text
 from companion.vision.zones import TableLayout
 
@@ -44,7 +45,7 @@ def in_play() -> GameView:
 
 
 def landed(events: Sequence[Event]) -> list[tuple[str, str]]:
-    return [(e.card, e.zone) for e in events if isinstance(e, CardLanded)]
+    return [(str(e.card), e.zone) for e in events if isinstance(e, CardLanded)]
 
 
 def test_the_phase_says_how_many_cards_a_zone_may_take_at_once() -> None:
@@ -83,6 +84,25 @@ def test_a_hand_shown_in_the_play_is_held_and_reported_once() -> None:
     assert landed(events) == [] and not any(isinstance(e, CardLifted) for e in events)
     events = watch_frames(watch, [[seen("Kd", FAR)] for _ in range(20)], start=100)
     assert landed(events) == [("Kd", "player1")]
+
+
+def test_a_held_burst_is_said_on_the_scoreboard_and_kept_with_the_match_but_changes_no_score() -> None:
+    said: list[str] = []
+    watch = Watch(LAYOUT, say=said.append)
+    played = table()
+    watch.follow(played, None)  # the cut for the deal: no cards in front of anyone yet
+    hand = [seen(c, (520.0 + 74 * k, 600.0)) for k, c in enumerate(("Ks", "Qd", "3c", "4h"))]
+    events = watch_frames(watch, [hand for _ in range(60)])
+    notices = [e for e in events if isinstance(e, TableNotice)]
+    assert len(notices) == 1 and notices[0].text == said[0]
+    before = played.game.snapshot()
+    for event in events:
+        played.handle(event)
+    view = build_view(played)
+    assert view["notice"] is not None and view["notice"].startswith("4 cards appeared at once")
+    assert "none is counted" in view["notice"] and view["scores"] == [0, 0]
+    assert played.game.snapshot() == before
+    assert played.journal.note(played.match_id, "camera") == [notices[0].text]
 
 
 def test_a_close_reading_is_settled_by_a_card_already_played_and_the_reason_shown() -> None:

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.simulate import script_game
 from companion.app.store import GameSummary, Journal, SeatSummary
+
+from .helpers import table
 
 
 def test_actions_are_read_back_in_order_and_in_their_groups_after_reopening(tmp_path: Path) -> None:
@@ -89,7 +92,7 @@ def test_statistics_count_wins_skunks_matches_and_averages(tmp_path: Path) -> No
         journal.record_games(match, [summary(1, 0, 80, 1)])  # recording the same game again changes nothing
         journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0)])
         journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0), summary(3, 0, 50, 2)])
-        assert journal.games_won(match) == (2, 1)
+        assert journal.games_won(match) == (4, 1)  # Ann's two wins were skunks: two games each
         journal.finish_match(match, 0)
         assert journal.unfinished() is None
         stats = {s.name: s for s in journal.statistics()}
@@ -103,6 +106,16 @@ def test_statistics_count_wins_skunks_matches_and_averages(tmp_path: Path) -> No
     assert ann.average_pegging == pytest.approx(55 / 15)
     assert [h["game"] for h in history] == [3, 2, 1]
     assert history[0]["scores"] == [121, 50] and history[0]["skunk"] == 2
+
+
+@pytest.mark.parametrize(("double", "won"), [(True, (3, 1)), (False, (2, 1))])
+def test_a_skunk_counts_two_games_of_the_match_only_when_the_house_rule_says_so(
+    tmp_path: Path, double: bool, won: tuple[int, int]
+) -> None:
+    with Journal(tmp_path / "t.db") as journal:
+        match = journal.begin_match({"games_to_win": 3, "skunk_double_win": double}, ["Ann", "Bob"])
+        journal.record_games(match, [summary(1, 0, 80, 1), summary(2, 1, 100, 0), summary(3, 0, 100, 0)])
+        assert journal.games_won(match) == won
 
 
 def test_undoing_a_winning_peg_takes_the_game_back_out_of_the_record(tmp_path: Path) -> None:
@@ -198,3 +211,17 @@ def test_a_journal_killed_at_random_points_of_undo_holds_whole_groups_only(tmp_p
             size = int(group[0].rsplit(" ", 1)[1])
             assert len(group) == size, f"a group cut in half: {group}"
             assert group == tuple(f"{group[0].rsplit(' line', 1)[0]} line {i} of {size}" for i in range(size))
+
+
+@pytest.mark.parametrize(("double", "counted"), [(True, 2), (False, 1)])
+def test_the_journal_counts_a_skunk_in_a_match_as_the_engine_does(double: bool, counted: int) -> None:
+    recording = script_game(2)  # a whole game won 121 to 81: a skunk
+    assert min(recording.final) < 91
+    played = table(games_to_win=3, skunk_double_win=double)
+    for event in recording.events:
+        played.handle(event)
+    winner = recording.final.index(121)
+    snapshot = played.game.snapshot()
+    assert snapshot.skunk == "skunk" and snapshot.match_winner is None
+    assert snapshot.match_wins[winner] == counted
+    assert played.journal.games_won(played.match_id) == tuple(snapshot.match_wins)

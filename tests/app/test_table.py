@@ -250,7 +250,7 @@ def _without_a_crib_card(events: tuple[Event, ...], *, gathering_seen: bool) -> 
         if lifted and (event.card == missed.card or not gathering_seen):
             continue
         kept.append(event)
-    return kept, missed.card
+    return kept, str(missed.card)
 
 
 @pytest.mark.parametrize("gathering_seen", [True, False])
@@ -415,7 +415,9 @@ def test_export_says_in_one_sentence_when_there_is_no_database(
 
 
 class _FullDisk(Journal):
-    def append_group(self, match_id: int, lines: Sequence[str], cursor: int | None = None) -> int:
+    def append_group(
+        self, match_id: int, lines: Sequence[str], cursor: int | None = None, notes: object = None
+    ) -> int:
         raise OSError("the disk is full")
 
 

@@ -76,6 +76,8 @@ def test_bad_changes_are_refused_with_a_sentence() -> None:
     pin = {"X-Table-Pin": PIN}
     bad_card = client.post("/api/correct", json={"card": "11h", "zone": "player0"}, headers=pin)
     assert bad_card.status_code == 422 and "is not a card" in bad_card.json()["detail"]
+    off_table = client.post("/api/correct", json={"card": "5h", "zone": "floor"}, headers=pin)
+    assert off_table.status_code == 422 and off_table.json()["detail"].startswith("zone: ")
     assert client.post("/api/settings", json={"mode": "fast"}, headers=pin).status_code == 422
     assert client.post("/api/claim", json={"player": 0, "points": 30}, headers=pin).status_code == 422
     assert posted == []
