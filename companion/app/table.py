@@ -1,5 +1,9 @@
 """The table: what the camera, the knobs and the scoreboard report, turned into the engine's actions.
 
+Why one module of some 650 lines: every kind of event is read against the same game, journal and
+pending question, and the rules for the cut, the starter, the play, the show and the questions share
+that state; split, each part would reach back into the others.
+
 This is the game loop's brain, kept free of threads and timers so it can be tested event by event.  It
 owns the rules engine's :class:`~companion.rules.game.Game` and the :class:`~companion.app.store.Journal`;
 each event is interpreted against the game as it stands:

@@ -1,5 +1,8 @@
 """Counting the pips on a face-up card: a check on the index's rank that no deck design can fool.
 
+Why one module of about 600 lines: finding a card's white, cutting out its marks and judging whether
+they are plainly pips is one measurement, and each step's thresholds only make sense beside the others.
+
 Why: the networks read the small index in the corner, and a deck never seen in training can print a
 glyph they read wrong with full confidence (a flat-topped 3 read as a 5: no average of networks and no
 second opinion of the finder catches it, since both are sure). The middle of a number card says its
