@@ -61,7 +61,9 @@ def register(subparsers: Any) -> None:
     play.add_argument(
         "--pin", help="the table's PIN for changes on the scoreboard (default: the one `crib pin` shows)",
     )
-    play.add_argument("--players", nargs=2, metavar="NAME", help="the two players' names")
+    play.add_argument(
+        "--players", nargs="+", metavar="NAME", help="the players' names (four for four-player)"
+    )
     play.add_argument("--mode", choices=("auto", "claims"), help="the companion counts, or players claim")
     play.add_argument("--recording", metavar="FILE", help="replay this recording instead of the bundled one")
     replay = play.add_mutually_exclusive_group()

@@ -75,10 +75,14 @@ from companion.rules.game import (
 from companion.rules.game import Claim as ClaimAction
 from companion.rules.notation import action_from_line, format_action
 
-__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries"]
+__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries", "side_names"]
 
-#: The zones the camera's calibration names, and which player each belongs to.
-PLAYER_ZONES: Final = {"player0": 0, "player1": 1, "cut0": 0, "cut1": 1}
+#: The zones the camera's calibration names, and which player each belongs to (four seats round the
+#: table for four players: player0 near, then on round to the left).
+PLAYER_ZONES: Final = {
+    **{f"player{seat}": seat for seat in range(4)},
+    **{f"cut{seat}": seat for seat in range(4)},
+}
 STARTER_ZONE: Final = "starter"
 CRIB_ZONE: Final = "crib"
 _SKUNK: Final = {None: 0, "skunk": 1, "double-skunk": 2}
@@ -117,7 +121,7 @@ class Table:
         self.highlighted = 0
         """The index in ``correction.choices`` the knobs point at (turn to move it, press to answer)."""
         self.notice = ""
-        self.dial: dict[int, int] = {0: 0, 1: 0}
+        self.dial: dict[int, int] = dict.fromkeys(range(len(config.players)), 0)
         self._crib_seen: list[Card] = []
         self._held: list[tuple[str, str]] = []
         """Cards laid while a correction is asked for, read once it is answered."""
@@ -173,7 +177,7 @@ class Table:
         self.correction = None
         self._held = []
         self._held_claim = None
-        self.dial = {0: 0, 1: 0}
+        self.dial = dict.fromkeys(range(len(self.players)), 0)
         self._set_crib_seen([])
 
     def _set_crib_seen(self, cards: list[Card]) -> None:
@@ -604,6 +608,15 @@ def named(text: str, players: Sequence[str]) -> str:
     return text
 
 
+def side_names(game: Game, players: Sequence[str]) -> tuple[str, ...]:
+    """Each track's name: its player's, or both partners' ("Ann & Cal") when partners share a track."""
+    variant = game.variant
+    return tuple(
+        " & ".join(players[p] for p in variant.players_on(side) if p < len(players)) or f"track {side}"
+        for side in range(variant.tracks)
+    )
+
+
 def game_summaries(game: Game, players: Sequence[str]) -> list[GameSummary]:
     """Each finished game of the match with every player's figures, worked out from the operation log."""
     sides = game.variant.tracks
@@ -635,7 +648,7 @@ def game_summaries(game: Game, players: Sequence[str]) -> list[GameSummary]:
                     finished.winner,
                     _SKUNK.get(finished.skunk, 0),
                     tuple(
-                        SeatSummary(players[side], finished.scores[side], **figures[side])
+                        SeatSummary(side_names(game, players)[side], finished.scores[side], **figures[side])
                         for side in range(sides)
                     ),
                 )
