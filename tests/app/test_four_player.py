@@ -5,6 +5,8 @@ partnership pegs on one of the board's two tracks."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from companion.app.config import TableConfig, config_from_mapping
 from companion.app.simulate import script_game
 from companion.app.table import Table, side_names
+from companion.app.view import board_state, build_view
 from companion.cli import main
 from companion.events import CardLanded
 from companion.rules.game import Go, Phase, Play
@@ -103,3 +106,38 @@ def test_three_players_are_refused_at_the_table_in_one_sentence(
     err = capsys.readouterr().err
     assert status != 0 and err.count("\n") == 1 and "Traceback" not in err
     assert "two-track board" in err and "scoreboard and in game files" in err
+
+
+def test_the_scoreboard_and_the_board_show_each_partnership_on_its_track() -> None:
+    recording = script_game(4, variant="four-player")
+    played = four()
+    feed(played, recording.events)
+    view = build_view(played)
+    assert view["players"] == list(FOUR)  # the seats, which turns, deals and scores name
+    assert view["sides"] == ["Ann & Cal", "Bob & Dee"]  # the two tracks
+    assert view["side_of"] == [0, 1, 0, 1]
+    assert view["scores"] == list(recording.final)
+    scorers = {row["player"] for group in view["deal_history"] for row in group}
+    assert scorers == {0, 1, 2, 3}  # every seat pegged something in a whole game, each on its own name
+    pegs = board_state(played.game.snapshot()).pegs
+    assert [p.forward for p in pegs] == list(recording.final)
+
+
+def test_crib_play_prints_each_deal_and_the_result_by_partnership(tmp_path: Path) -> None:
+    recording = script_game(5, variant="four-player")
+    path = tmp_path / "four.json"
+    recording.save(path)
+    command = ["play", "--once", "--no-serve", "--pace", "0", "--events", "--recording", str(path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", *command, "--players", *FOUR],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = recording.deal_scores[0]
+    assert f"Ann & Cal +{first} = {first}, Bob & Dee +{second} = {second}" in done.stdout
+    win, lose = recording.final[recording.winner], recording.final[1 - recording.winner]
+    winners = ("Ann & Cal", "Bob & Dee")[recording.winner]
+    assert f"{winners} win {win} to {lose}" in done.stdout

@@ -16,6 +16,9 @@ let lit = null;        // "row:index" of the score whose cards are lit
 function $(id) { return document.getElementById(id); }
 function tid(name) { return document.querySelector(`[data-testid="${name}"]`); }
 function nameOf(i) { return ((view && view.players) || ["Player 1", "Player 2"])[i] || ""; }
+// A track's name: its player's, or both partners' ("Ann & Cal") when four play in partnership.
+function sideName(i) { return ((view && (view.sides || view.players)) || ["Player 1", "Player 2"])[i] || ""; }
+function sideOf(player) { return ((view && view.side_of) || [0, 1])[player]; }
 
 function cardElement(text, by) {
   const el = document.createElement("span");
@@ -194,7 +197,7 @@ function renderHistory(v) {
     const row = deals[index];
     const summary = document.createElement("summary");
     const crib = row && row.dealer !== null && row.dealer !== undefined ? ` · ${nameOf(row.dealer)}'s crib` : "";
-    const points = row ? ` · ${nameOf(0)} +${row.points[0]}, ${nameOf(1)} +${row.points[1]}` : "";
+    const points = row ? ` · ${sideName(0)} +${row.points[0]}, ${sideName(1)} +${row.points[1]}` : "";
     summary.textContent = `deal ${index + 1}${index === open ? " (now)" : ""}${crib}${points}`;
     const list = document.createElement("ol");
     for (const e of group) {
@@ -302,13 +305,14 @@ function press(digit) {
 function render(v) {
   view = v;
   const names = v.players || ["Player 1", "Player 2"];
+  const sides = v.sides || names;
   for (let i = 0; i < 2; i++) {
-    tid("name-" + i).textContent = names[i] || "";
+    tid("name-" + i).textContent = sides[i] || "";
     tid("score-" + i).textContent = (v.scores || [0, 0])[i];
     const won = v.match ? v.match.games_won[i] : 0;
     tid("games-" + i).textContent = v.match ? `games ${won} of ${v.match.games_to_win}` : "";
-    tid("player-" + i).classList.toggle("turn", v.turn === i);
-    document.querySelectorAll(".n" + i).forEach((n) => { n.textContent = names[i] || ""; });
+    tid("player-" + i).classList.toggle("turn", v.turn !== null && v.turn !== undefined && sideOf(v.turn) === i);
+    document.querySelectorAll(".n" + i).forEach((n) => { n.textContent = sides[i] || ""; });
   }
   tid("phase").textContent = v.phase_text || v.phase || "";
   tid("house-rules").textContent = v.house_rules || "";
