@@ -301,7 +301,13 @@ def run_play(args: argparse.Namespace) -> int:
                 if progress is not None and camera is not None:
                     progress(camera.frames)
 
-            camera = CameraFeed(config.camera, lambda event, _: loop.post(event), say=seen, after=read_so_far)
+            camera = CameraFeed(
+                config.camera,
+                lambda event, _: loop.post(event),
+                say=seen,
+                after=read_so_far,
+                players=len(config.players),
+            )
             loop.listeners.append(camera.watch.follow)
             camera.watch.follow(table, None)
             _say(args, f"watching the table through {config.camera}")
