@@ -462,3 +462,30 @@ def test_changes_from_the_page_need_the_pin(
     expect(page.get_by_test_id("reply")).to_have_text("done")
     assert posted[:2] == [Undo(), SetMode("claims")]
     assert posted[2].name == "correct" and posted[2].card == "5d"  # type: ignore[union-attr]
+
+
+def test_four_players_show_as_two_partnerships_and_each_can_claim(
+    table: tuple[ScoreboardServer, ScoreboardHub, list[Event]], page: Page
+) -> None:
+    server, hub, _ = table
+    four = {
+        **VIEW,
+        "players": ["Ann", "Bob", "Cal", "Dee"],
+        "sides": ["Ann & Cal", "Bob & Dee"],
+        "side_of": [0, 1, 0, 1],
+        "turn": 3,
+        "mode": "claims",
+        "last": {"player": 2, "points": 2, "text": "fifteen two"},
+    }
+    hub.publish(four)
+    page.goto(server.url)
+    expect(page.get_by_test_id("name-0")).to_have_text("Ann & Cal")
+    expect(page.get_by_test_id("name-1")).to_have_text("Bob & Dee")
+    expect(page.get_by_test_id("player-1")).to_have_class("player p1 turn")  # Dee's turn: her track
+    expect(page.get_by_test_id("last-score")).to_have_text("Cal: fifteen two")
+    expect(page.get_by_test_id("claim-player-2")).to_have_text("Cal")
+    expect(page.get_by_test_id("claim-player-2")).to_be_visible()
+    expect(page.get_by_test_id("claim-send")).to_have_text("peg 0 for Dee")  # the player to lay
+    hub.publish({**VIEW, "mode": "claims"})
+    expect(page.get_by_test_id("claim-player-1")).to_be_visible()
+    expect(page.get_by_test_id("claim-player-3")).to_be_hidden()  # two players: two buttons

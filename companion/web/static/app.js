@@ -274,7 +274,8 @@ function claimer(v) {
   if (!v) return 0;
   if (v.pending_claim) return v.pending_claim.player;
   if (v.phase === "show" && v.show_next) return v.show_next[0];
-  return v.turn !== null && v.turn !== undefined && v.turn < 2 ? v.turn : 0;
+  const seats = (v.players || []).length || 2;
+  return v.turn !== null && v.turn !== undefined && v.turn < seats ? v.turn : 0;
 }
 
 function renderMoves(v) {
@@ -285,8 +286,10 @@ function renderMoves(v) {
   const pad = tid("claim-pad");
   pad.classList.toggle("hidden", v.mode !== "claims");
   const who = claimer(v);
-  for (let i = 0; i < 2; i++) {
+  const seats = (v.players || []).length || 2;
+  for (let i = 0; i < 4; i++) {  // four buttons: the last two only when four play (partners' colours)
     const b = tid("claim-player-" + i);
+    b.classList.toggle("hidden", i >= seats);
     b.textContent = nameOf(i);
     b.setAttribute("aria-pressed", String(i === who));
   }
@@ -535,7 +538,7 @@ async function start() {
   $("go").addEventListener("click", () => {
     if (view && view.turn !== null && view.turn !== undefined) ask("/api/go", { player: view.turn });
   });
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 4; i++) {
     tid("claim-player-" + i).addEventListener("click", () => { claimFor = i; renderMoves(view); });
   }
   document.querySelectorAll(".pad [data-digit]").forEach((b) => {
