@@ -89,7 +89,7 @@ function showRow(node, v, title, player, what, cards, entries) {
   node.dataset.player = player;
   node.classList.toggle("next", !!v.show_next && v.show_next[0] === player && v.show_next[1] === what);
   const head = document.createElement("div");
-  head.className = "row-head p" + player;
+  head.className = "row-head p" + sideOf(player);  // a partnership's colour with four players
   const total = entries.reduce((s, e) => s + (e.reason === "muggins" ? 0 : e.points), 0);
   head.textContent = entries.length ? `${title}: ${total}` : title;
   const hand = document.createElement("div");
@@ -160,7 +160,9 @@ function renderShow(v) {
   const crib = (v.crib || []).slice();
   while (crib.length < 4) crib.push("back");
   // Muggins pegged on a hand belongs to the row of the hand it was missed in: the entry just before it.
-  const rows = { hand0: [], hand1: [], crib: [] };
+  const seats = (v.players || []).length || 2;
+  const rows = { crib: [] };
+  for (let p = 0; p < seats; p++) rows["hand" + p] = [];
   let previous = null;
   for (const e of counted) {
     if (e.reason === "muggins") {
@@ -168,10 +170,17 @@ function renderShow(v) {
       continue;
     }
     previous = e.reason === "crib" ? "crib" : "hand" + e.player;
-    rows[previous].push(e);
+    (rows[previous] = rows[previous] || []).push(e);
   }
   tid("show-title").textContent = v.phase === "show" ? "the show" : "the show of the last deal";
   showRow(tid("show-pone"), v, `${nameOf(pone)}'s hand (pone)`, pone, "hand", handOf(pone), rows["hand" + pone]);
+  // Four players show round the table from the dealer's left: two more hands before the dealer's.
+  ["show-second", "show-third"].forEach((id, i) => {
+    const node = tid(id);
+    node.classList.toggle("hidden", seats < 4);
+    const p = (dealer + 2 + i) % seats;
+    if (seats >= 4) showRow(node, v, `${nameOf(p)}'s hand`, p, "hand", handOf(p), rows["hand" + p]);
+  });
   showRow(tid("show-dealer"), v, `${nameOf(dealer)}'s hand (dealer)`, dealer, "hand", handOf(dealer),
     rows["hand" + dealer]);
   showRow(tid("show-crib"), v, `${nameOf(dealer)}'s crib`, dealer, "crib", crib, rows.crib);
