@@ -8,7 +8,8 @@ each event is interpreted against the game as it stands:
 * **the starter** -- a card landing on the starter spot: the deal and the throws to the crib happened face
   down, so they are recorded as unseen cards, then the starter is turned (a jack: two for his heels);
 * **the play** -- a card landing in a player's zone was laid by that player.  A "go" is inferred when the
-  same player lays twice running or a card would pass 31 (the opponent, or both, must have said go);
+  same player lays twice running or a card would pass 31 (the opponent, or both, must have said go;
+  with four players, everyone round the table between the last to lay and this one);
   the knob's press also says go;
 * **the show** -- the hands are the cards each player laid; the crib is counted when its four cards are
   turned face up.  With automatic counting the engine pegs each count; with claims each player dials and
@@ -20,6 +21,11 @@ at: the table asks for a correction (pick the right card from a list, or undo) a
 until it is given.  The list is answered on the scoreboard or with either player's knob: while
 a question waits, turning a knob moves the highlight through the choices and pressing it answers with
 the highlighted card, exactly as picking that card on the scoreboard does.
+
+Four players in partnership (``variant = "four-player"``) sit round the table in the order named, so the
+deal, the play and the show go round from the dealer's left; each seat has its own zone, partners
+(the first and third, the second and fourth) peg on one track, and each track's knob serves both of
+its partners.
 
 One event's actions form a group (a play and the goes inferred before it), done by the engine all or
 none (:meth:`~companion.rules.game.Game.apply_group`), with the automatic show done by the engine itself
@@ -316,16 +322,33 @@ class Table:
             case DialClaim(steps=steps) if self.correction is not None:
                 choices = len(self.correction.choices)
                 self.highlighted = (self.highlighted + steps) % choices if choices else 0
-            case DialClaim(player, steps):
+            case DialClaim(knob, steps):
+                player = self._knob_player(knob)
                 self.dial[player] = max(0, min(29, self.dial.get(player, 0) + steps))
             case PegClaim() if self.correction is not None:
                 self._answer_highlighted()
-            case PegClaim(player):
+            case PegClaim(knob):
+                player = self._knob_player(knob)
                 self._peg(player, self.dial.get(player, 0), knob=True)
             case Claim(player, points):
                 self._peg(player, points, knob=False)
             case Shutdown():
                 pass
+
+    def _knob_player(self, knob: int) -> int:
+        """Whom a knob dials and pegs for.  The board has a knob by each track; with four players a
+        track's knob serves both partners: it acts for whichever of them the game waits for (a score to
+        claim, a hand to show, a card to lay), the first of them if neither."""
+        game = self.game
+        if not game.variant.partnerships:
+            return knob
+        snapshot = game.snapshot()
+        waiting = [
+            snapshot.pending_claim.player if snapshot.pending_claim is not None else None,
+            snapshot.show_next[0] if game.phase is Phase.SHOW and snapshot.show_next is not None else None,
+            game.turn() if game.phase is Phase.PLAY else None,
+        ]
+        return next((p for p in waiting if p is not None and game.side_of(p) == knob), knob)
 
     def _answer(self, card: str, zone: str) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""

@@ -141,3 +141,16 @@ def test_crib_play_prints_each_deal_and_the_result_by_partnership(tmp_path: Path
     win, lose = recording.final[recording.winner], recording.final[1 - recording.winner]
     winners = ("Ann & Cal", "Bob & Dee")[recording.winner]
     assert f"{winners} win {win} to {lose}" in done.stdout
+
+
+def test_a_tracks_knob_claims_for_the_partner_the_game_waits_for() -> None:
+    from companion.events import DialClaim, PegClaim
+
+    played = four(mode="claims")
+    feed(played, [*cut_ann_deals(), CardLanded("2c", "starter")])
+    feed(played, lay("player1 5h", "player2 10d"))  # Cal's fifteen, to be claimed
+    feed(played, [DialClaim(0, 2), PegClaim(0)])  # the knob by Ann and Cal's track
+    assert played.game.scores == [2, 0]
+    feed(played, lay("player3 Kd", "player0 4c"))  # 29: Bob cannot lay
+    played.handle(PegClaim(1))  # Bob and Dee's knob, nothing dialled, Bob to lay: Bob's go
+    assert played.game.actions[-1] == Go(1)
