@@ -204,7 +204,13 @@ def run_play(args: argparse.Namespace) -> int:
         from companion.app.simulate import DEMO_PATH, Recording
 
         recording = Recording.load(args.recording or DEMO_PATH)
-        config = config.with_changes(mode=recording.mode, variant=recording.variant)
+        from companion.app.config import DEFAULT_PLAYERS
+        from companion.rules.variants import variant_named
+
+        # The recording's game decides how many play; the file's names are kept if they fit it.
+        seats = variant_named(recording.variant).players
+        names = config.players if len(config.players) == seats else DEFAULT_PLAYERS[:seats]
+        config = config.with_changes(mode=recording.mode, variant=recording.variant, players=names)
     if args.players:
         config = config.with_changes(players=tuple(args.players))
     journal = Journal(db_path)

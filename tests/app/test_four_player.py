@@ -154,3 +154,18 @@ def test_a_tracks_knob_claims_for_the_partner_the_game_waits_for() -> None:
     feed(played, lay("player3 Kd", "player0 4c"))  # 29: Bob cannot lay
     played.handle(PegClaim(1))  # Bob and Dee's knob, nothing dialled, Bob to lay: Bob's go
     assert played.game.actions[-1] == Go(1)
+
+
+def test_a_four_player_settings_file_still_replays_the_two_player_demo(tmp_path: Path) -> None:
+    settings = tmp_path / "four.toml"
+    settings.write_text('[table]\nvariant = "four-player"\nplayers = ["Ann", "Bob", "Cal", "Dee"]\n')
+    command = ["play", "--config", str(settings), "--once", "--no-serve", "--pace", "0", "--events"]
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("Player 1 wins 121 to 81 -- a skunk")
