@@ -121,6 +121,8 @@ def test_the_scoreboard_and_the_board_show_each_partnership_on_its_track() -> No
     assert scorers == {0, 1, 2, 3}  # every seat pegged something in a whole game, each on its own name
     pegs = board_state(played.game.snapshot()).pegs
     assert [p.forward for p in pegs] == list(recording.final)
+    records = {s.name: s.wins for s in played.journal.statistics()}  # kept by partnership
+    assert records == {"Ann & Cal": int(recording.winner == 0), "Bob & Dee": int(recording.winner == 1)}
 
 
 def test_crib_play_prints_each_deal_and_the_result_by_partnership(tmp_path: Path) -> None:
