@@ -171,3 +171,22 @@ def test_a_four_player_settings_file_still_replays_the_two_player_demo(tmp_path:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Player 1 wins 121 to 81 -- a skunk")
+
+
+def test_a_four_player_game_filmed_round_the_table_is_followed_to_the_recorded_scores() -> None:
+    """Each card drawn before its seat (near, left, far, right) and read by the camera feed's zones and
+    tracker (the recogniser reading the film's own truth): the table ends where the referee did."""
+    from companion.app.frames import TableFilm, play_film, truth_sightings
+    from companion.app.loop import GameLoop
+
+    recording = script_game(8, variant="four-player")
+    played = four()
+    loop = GameLoop(played)
+    loop.start()
+    try:
+        play_film(TableFilm(recording), loop, truth_sightings)
+        assert loop.wait_idle()
+    finally:
+        loop.stop()
+    assert played.correction is None and not loop.errors
+    assert tuple(played.game.scores) == recording.final
