@@ -115,7 +115,7 @@ class TableFilm:
 
     def _seat_placement(self, zone: str, slot: int, jitter: float) -> Placement:
         """Four seats: rows along the near and far edges, columns down the left and right edges, each
-        card turned to its player; the starter and the crib side by side in the middle."""
+        card turned to its player; the starter and the crib (a block of two by two) in the middle."""
         along = (slot - 1.5) * _ROW_STEP
         if zone == "player0":
             return Placement(WIDTH / 2 + along, 0.80 * HEIGHT, jitter, CARD_PX)
@@ -126,8 +126,10 @@ class TableFilm:
         if zone == "player3":
             return Placement(0.88 * WIDTH, HEIGHT / 2 - along, 90.0 + jitter, CARD_PX)
         if zone == "starter":
-            return Placement(0.40 * WIDTH, 0.5 * HEIGHT - 6, jitter, CARD_PX)
-        return Placement(0.60 * WIDTH + along, 0.5 * HEIGHT, jitter, CARD_PX)
+            return Placement(0.36 * WIDTH, 0.5 * HEIGHT - 6, jitter, CARD_PX)
+        # The crib turned up two by two, clear of the seats' rows and columns and of each other.
+        across, down = (slot % 2 - 0.5) * 104, (slot // 2 % 2 - 0.5) * 142
+        return Placement(0.62 * WIDTH + across, 0.5 * HEIGHT + down, jitter, CARD_PX)
 
     def _draw(self, table: _Table) -> Frame:
         return compose(

@@ -135,7 +135,7 @@ class TableLayout:
         if players == 4:
             # Round the table to the left (the camera looks down from above the near player's side):
             # partners opposite; the middle kept narrow so each side seat reaches the table's centre.
-            seats, deck, crib = (near, left, far, right), (0.4, 0.5), (0.6, 0.5)
+            seats, deck, crib = (near, left, far, right), (0.36, 0.5), (0.62, 0.5)
         else:
             seats, deck, crib = (near, far, left, right)[:players], (0.32, 0.5), (0.68, 0.5)
         anchors = [(play_zone(p + 1), (x * width, y * height)) for p, (x, y) in enumerate(seats)]

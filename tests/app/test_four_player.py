@@ -190,3 +190,35 @@ def test_a_four_player_game_filmed_round_the_table_is_followed_to_the_recorded_s
         loop.stop()
     assert played.correction is None and not loop.errors
     assert tuple(played.game.scores) == recording.final
+
+
+def test_a_four_player_deal_filmed_and_read_by_the_card_recognition_scores_as_the_referee() -> None:
+    """From pixels: the real recognition reads the cards before all four seats (those at the sides
+    turned a quarter), the starter and the crib, and the table pegs what the referee did."""
+    from dataclasses import replace
+
+    from companion.app.frames import TableFilm, play_film
+    from companion.app.loop import GameLoop
+    from companion.events import CardLifted
+    from companion.vision.recognise import Recogniser
+
+    whole = script_game(21, variant="four-player")
+    events = whole.events
+    starter = next(i for i, e in enumerate(events) if isinstance(e, CardLanded) and e.zone == "starter")
+    end = next(i for i, e in enumerate(events) if i > starter and isinstance(e, CardLifted))
+    deal = replace(whole, events=events[:end])
+    recogniser = Recogniser(filmed=True)
+    played = four()
+    loop = GameLoop(played)
+    loop.start()
+    try:
+        play_film(TableFilm(deal), loop, lambda shot: recogniser.detect(shot.frame))
+        assert loop.wait_idle()
+    finally:
+        loop.stop()
+    assert played.correction is None and not loop.errors
+    laid = [e for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
+    plays = [a for a in played.game.actions if isinstance(a, Play)]
+    assert [(f"player{a.player}", str(a.card)) for a in plays] == [(e.zone, e.card) for e in laid]
+    assert {e.zone for e in laid} == {"player0", "player1", "player2", "player3"}
+    assert tuple(played.game.scores) == whole.deal_scores[0]
