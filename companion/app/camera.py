@@ -43,8 +43,8 @@ class CameraFeed:
     ``source``: a camera spec (``pi``, ``camera:0``, a video file, a folder of frames) or any iterable of
     shots (``frame``, ``time``, and optionally ``index`` and ``event``, as a film's).  ``layout`` or
     ``layout_file``: the table's zones; without either the first frame calibrates them (marker cards, or
-    the usual two-player split of an empty table).  ``after(shot)`` runs after each shot's events are
-    posted (the demo waits there for the game to take them and answers its questions).
+    the usual split of an empty table for ``players`` seats).  ``after(shot)`` runs after each shot's
+    events are posted (the demo waits there for the game to take them and answers its questions).
     """
 
     def __init__(
@@ -57,6 +57,7 @@ class CameraFeed:
         recogniser: Detector | None = None,
         say: Callable[[str], None] | None = None,
         after: Callable[[Any], None] | None = None,
+        players: int = 2,
     ) -> None:
         if recogniser is None:
             from companion.vision.recognise import Recogniser
@@ -73,6 +74,8 @@ class CameraFeed:
         self._post = post
         self._recogniser = recogniser
         self._layout = layout
+        self._players = players
+        """Seats round the table, for the layout of an empty table (four: near, left, far, right)."""
         self._layout_file = layout_file
         self._after = after
         self.watch = Watch(say=say)
@@ -140,7 +143,7 @@ class CameraFeed:
         if layout is None and self._layout_file is not None and self._layout_file.is_file():
             layout = TableLayout.load(self._layout_file)
         if layout is None:
-            layout = calibrate(frame, sightings)
+            layout = calibrate(frame, sightings, self._players)
         tracker = self.watch.tracker
         tracker.layout = layout
         tracker.frame_size = (frame.shape[1], frame.shape[0])

@@ -61,7 +61,9 @@ def register(subparsers: Any) -> None:
     play.add_argument(
         "--pin", help="the table's PIN for changes on the scoreboard (default: the one `crib pin` shows)",
     )
-    play.add_argument("--players", nargs=2, metavar="NAME", help="the two players' names")
+    play.add_argument(
+        "--players", nargs="+", metavar="NAME", help="the players' names (four for four-player)"
+    )
     play.add_argument("--mode", choices=("auto", "claims"), help="the companion counts, or players claim")
     play.add_argument("--recording", metavar="FILE", help="replay this recording instead of the bundled one")
     replay = play.add_mutually_exclusive_group()
@@ -91,10 +93,12 @@ def register(subparsers: Any) -> None:
     play.set_defaults(func=run_play, frames=True)
 
 
-def _config(args: argparse.Namespace) -> TableConfig:
+def _config(args: argparse.Namespace, *, names: bool = True) -> TableConfig:
+    """The settings file with the command line's overrides (``names=False``: the players' names left
+    for later, once the game a replay plays is known: four names need the four-player game)."""
     config = load_config(args.config)
     return config.with_changes(
-        players=tuple(args.players) if args.players else None,
+        players=tuple(args.players) if args.players and names else None,
         mode=args.mode,
         pin=args.pin,
         web_host=args.host,
@@ -126,6 +130,7 @@ class _Printer:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces stdout for the rest of the run
 
     def _print(self, table: Any) -> None:
+        from companion.app.table import side_names
         from companion.app.view import deal_rows
         from companion.rules.game import Phase
 
@@ -134,6 +139,7 @@ class _Printer:
         over = game.phase is Phase.GAME_OVER
         done = rows if over else rows[:-1]  # the last row is the deal in progress
         names = table.players
+        sides = side_names(game, names)  # partners share a track: "Ann & Cal"
         with self.lock:
             self.before()
             if table.notice and not self.as_json and not self.quiet:
@@ -141,15 +147,15 @@ class _Printer:
             if len(done) < self.printed:  # an undo took a deal back
                 self.printed = len(done)
             for row in done[self.printed :]:
-                self._deal(row, names)
+                self._deal(row, names, sides)
             self.printed = len(done)
             if over and not self.finished:
                 self.finished = True
-                self._result(game, names)
+                self._result(game, sides)
             elif not over:
                 self.finished = False
 
-    def _deal(self, row: dict[str, Any], names: tuple[str, ...]) -> None:
+    def _deal(self, row: dict[str, Any], names: tuple[str, ...], sides: tuple[str, ...]) -> None:
         if self.as_json:
             keys = ("deal", "dealer", "points", "scores")
             print(json.dumps({key: row[key] for key in keys}), flush=True)
@@ -159,12 +165,12 @@ class _Printer:
         dealer = "" if row["dealer"] is None else f" ({names[row['dealer']]} deals)"
         pairs = zip(row["points"], row["scores"], strict=True)
         parts = [
-            f"{painted(names[i], i, self.colour)} +{points} = {score}"
+            f"{painted(sides[i], i, self.colour)} +{points} = {score}"
             for i, (points, score) in enumerate(pairs)
         ]
         print(f"deal {row['deal']:>2}{dealer}: " + ", ".join(parts), flush=True)
 
-    def _result(self, game: Any, names: tuple[str, ...]) -> None:
+    def _result(self, game: Any, sides: tuple[str, ...]) -> None:
         snapshot = game.snapshot()
         winner = snapshot.winner
         scores = list(snapshot.scores)
@@ -173,13 +179,13 @@ class _Printer:
             return
         loser = max(s for i, s in enumerate(scores) if i != winner)
         skunk = {"skunk": " -- a skunk", "double-skunk": " -- a double skunk"}.get(snapshot.skunk or "", "")
-        print(f"{names[winner]} wins {scores[winner]} to {loser}{skunk}", flush=True)
+        print(f"{sides[winner]} {_verb(sides[winner])} {scores[winner]} to {loser}{skunk}", flush=True)
 
 
 def run_play(args: argparse.Namespace) -> int:
     """Start the companion and run until the replay ends (``--once``) or Ctrl-C."""
     started = time.perf_counter()
-    config = _config(args)
+    config = _config(args, names=False)
     from companion.app.loop import GameLoop, resume_table
     from companion.app.store import Journal
     from companion.board.link import VIRTUAL_URL, BoardLink
@@ -198,7 +204,15 @@ def run_play(args: argparse.Namespace) -> int:
         from companion.app.simulate import DEMO_PATH, Recording
 
         recording = Recording.load(args.recording or DEMO_PATH)
-        config = config.with_changes(mode=recording.mode, variant=recording.variant)
+        from companion.app.config import DEFAULT_PLAYERS
+        from companion.rules.variants import variant_named
+
+        # The recording's game decides how many play; the file's names are kept if they fit it.
+        seats = variant_named(recording.variant).players
+        names = config.players if len(config.players) == seats else DEFAULT_PLAYERS[:seats]
+        config = config.with_changes(mode=recording.mode, variant=recording.variant, players=names)
+    if args.players:
+        config = config.with_changes(players=tuple(args.players))
     journal = Journal(db_path)
     try:
         table = resume_table(journal, config)
@@ -293,7 +307,13 @@ def run_play(args: argparse.Namespace) -> int:
                 if progress is not None and camera is not None:
                     progress(camera.frames)
 
-            camera = CameraFeed(config.camera, lambda event, _: loop.post(event), say=seen, after=read_so_far)
+            camera = CameraFeed(
+                config.camera,
+                lambda event, _: loop.post(event),
+                say=seen,
+                after=read_so_far,
+                players=len(config.players),
+            )
             loop.listeners.append(camera.watch.follow)
             camera.watch.follow(table, None)
             _say(args, f"watching the table through {config.camera}")
@@ -392,3 +412,8 @@ def _serve(hub: Any, loop: Any, config: TableConfig, journal: Any, db_path: Path
         keyfile=config.web_keyfile,
     )
     return server, pin if isinstance(pin, str) else pin.current()
+
+
+def _verb(side: str) -> str:
+    """Partners win together: "Ann wins", but "Ann & Cal win"."""
+    return "win" if " & " in side else "wins"

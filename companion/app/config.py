@@ -8,7 +8,8 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
     muggins_seconds = 8        # how long an under-claim is offered to the opponent
     pin = "4821"               # the scoreboard's PIN (left out: eight digits kept in the state folder)
     games_to_win = 2           # best of three
-    variant = "six-card"       # or "five-card" (game to 61)
+    variant = "six-card"       # or "five-card" (game to 61), or "four-player" (four names, partners
+                               # 1 & 3 against 2 & 4, each partnership on one track)
     muggins_in_play = false    # house rule: muggins also on points left unclaimed in the play
     over_claim = "corrected"   # or "opponent-takes": the opponent pegs points over-claimed
     muggins = true             # house rule: muggins at all (false: nobody pegs points left behind)
@@ -62,12 +63,19 @@ from companion.rules.settings import Settings
 from companion.rules.variants import VARIANTS as ALL_VARIANTS
 from companion.rules.variants import variant_named
 
-__all__ = ["AUTO", "CLAIMS", "VARIANTS", "TableConfig", "check_camera", "load_config"]
+__all__ = ["AUTO", "CLAIMS", "THREE_TRACKS", "VARIANTS", "TableConfig", "check_camera", "load_config"]
 
 AUTO = Counting.AUTO.value
 CLAIMS = Counting.CLAIMS.value
 #: The forms of cribbage a two-track board can show (the engine plays more).
 VARIANTS = tuple(name for name, variant in ALL_VARIANTS.items() if not variant.needs_three_tracks)
+#: The refusal of a game the board cannot show (three players need three tracks).
+THREE_TRACKS = (
+    "{variant} needs a track for each of three players, more than a two-track board has, so three "
+    "players are kept on the scoreboard and in game files ('crib replay') only, not at the table"
+)
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
+DEFAULT_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
 
 
 def check_camera(source: str) -> str:
@@ -93,7 +101,9 @@ def check_camera(source: str) -> str:
 class TableConfig:
     """Everything ``crib play`` needs to know about the table."""
 
-    players: tuple[str, str] = ("Player 1", "Player 2")
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    """The names in seating order round the table (four players: partners are the first and third,
+    the second and fourth, sitting opposite)."""
     mode: str = AUTO
     muggins_seconds: float = 8.0
     pin: str | None = None
@@ -124,8 +134,15 @@ class TableConfig:
     def __post_init__(self) -> None:
         if self.mode not in (AUTO, CLAIMS):
             raise ValueError(f"mode {self.mode!r} is neither {AUTO!r} nor {CLAIMS!r}")
-        if len(self.players) != 2 or not all(name.strip() for name in self.players):
-            raise ValueError("the table needs the names of two players")
+        if self.variant in ALL_VARIANTS and self.variant not in VARIANTS:
+            raise ValueError(THREE_TRACKS.format(variant=self.variant))
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant {self.variant!r} is not one a two-track board can show: {VARIANTS}")
+        seats = ALL_VARIANTS[self.variant].players
+        if self.players == DEFAULT_PLAYERS[:2] and seats != 2:
+            object.__setattr__(self, "players", DEFAULT_PLAYERS[:seats])  # no names given: numbered seats
+        if len(self.players) != seats or not all(name.strip() for name in self.players):
+            raise ValueError(f"the table needs the names of {_NUMBERS[seats]} players for {self.variant}")
         for name in self.players:  # shown on the scoreboard and kept with every game
             if len(name) > MAX_NAME or not name.isprintable():
                 shown = _clip(name)
@@ -135,16 +152,14 @@ class TableConfig:
             if text is not None and (len(text) > MAX_TEXT or not text.isprintable()):
                 shown = _clip(text)
                 raise ValueError(f"the {label} is at most {MAX_TEXT} printable characters: {shown!r}")
-        if self.players[0] == self.players[1]:
-            raise ValueError("the two players need different names (their statistics are kept by name)")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("the players need different names (their statistics are kept by name)")
         if self.pin is not None and (not self.pin.isdigit() or not 4 <= len(self.pin) <= 8):
             raise ValueError("the table's PIN must be 4 to 8 digits")
         if not 0 < self.muggins_seconds <= 120:
             raise ValueError("muggins_seconds must be between 0 and 120")
         if not 1 <= self.games_to_win <= 5:
             raise ValueError("games_to_win must be 1 to 5 (1 is a single game, 2 best of three)")
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant {self.variant!r} is not one a two-track board can show: {VARIANTS}")
         if self.over_claim not in {choice.value for choice in OverClaim}:
             known = " or ".join(repr(choice.value) for choice in OverClaim)
             raise ValueError(f"over_claim {self.over_claim!r} is not {known}")
@@ -292,9 +307,9 @@ def config_from_mapping(data: dict[str, Any], where: str = "the config") -> Tabl
             values[name] = value
     if "players" in values:
         names = values["players"]
-        if len(names) != 2 or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"{where}: [table] players must be a list of two names")
-        values["players"] = (names[0], names[1])
+        if len(names) not in (2, 4) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"{where}: [table] players must be a list of two names (four for four-player)")
+        values["players"] = tuple(names)
     if "web_hosts" in values:
         if not all(isinstance(h, str) and h for h in values["web_hosts"]):
             raise ValueError(f"{where}: [web] hosts must be a list of host names")

@@ -9,7 +9,8 @@ table would see, 1280x720 at 30 frames a second, on a light wooden table:
 * the cuts for the deal in front of each player, then gathered up;
 * the pack face down on the left, the starter turned on it;
 * each card laid in front of the player who laid it, in a row, the far player's cards upside down as
-  they face the other way -- a hand passing over the card as it is laid;
+  they face the other way -- a hand passing over the card as it is laid (four players: rows near and
+  far, columns down the left and right edges, each card turned to its player);
 * the crib turned up on the right; everything gathered before the next deal.
 
 Each camera event becomes a few frames (a hand over the card, then the card at rest for longer than the
@@ -32,6 +33,7 @@ from companion.app.deck import Deck, load_deck
 from companion.app.simulate import Recording
 from companion.cards import Card
 from companion.events import CardLanded, CardLifted, Correct, Event, Undo
+from companion.rules.variants import variant_named
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
@@ -86,7 +88,9 @@ class TableFilm:
         self.recording = recording
         self.start = start
         self.deck = deck or load_deck()
-        self.layout = TableLayout.default(WIDTH, HEIGHT)
+        self.seats = variant_named(recording.variant).players
+        """Four players sit round the table (near, left, far, right); two face each other."""
+        self.layout = TableLayout.default(WIDTH, HEIGHT, 4 if self.seats == 4 else 2)
         self.background = wood(WIDTH, HEIGHT, seed=seed, light=True)
         pack = Placement(0.30 * WIDTH, 0.5 * HEIGHT, 3.0, CARD_PX)
         self._pack = compose(self.background, [self.deck.back], [pack])
@@ -98,6 +102,8 @@ class TableFilm:
     # -- where cards go ---------------------------------------------------------------------------
     def _placement(self, zone: str, slot: int, card: str) -> Placement:
         jitter = float(self._rng.uniform(-5, 5))
+        if self.seats == 4:
+            return self._seat_placement(zone, slot, jitter)
         if zone in ("player0", "player1"):
             y = 0.80 * HEIGHT if zone == "player0" else 0.20 * HEIGHT
             x = WIDTH / 2 + (slot - 1.5) * _ROW_STEP
@@ -106,6 +112,24 @@ class TableFilm:
         if zone == "starter":
             return Placement(0.32 * WIDTH, 0.5 * HEIGHT - 6, jitter, CARD_PX)
         return Placement(0.68 * WIDTH + (slot - 1.5) * _ROW_STEP, 0.5 * HEIGHT, jitter, CARD_PX)
+
+    def _seat_placement(self, zone: str, slot: int, jitter: float) -> Placement:
+        """Four seats: rows along the near and far edges, columns down the left and right edges, each
+        card turned to its player; the starter and the crib (a block of two by two) in the middle."""
+        along = (slot - 1.5) * _ROW_STEP
+        if zone == "player0":
+            return Placement(WIDTH / 2 + along, 0.80 * HEIGHT, jitter, CARD_PX)
+        if zone == "player1":
+            return Placement(0.12 * WIDTH, HEIGHT / 2 + along, 270.0 + jitter, CARD_PX)
+        if zone == "player2":
+            return Placement(WIDTH / 2 - along, 0.20 * HEIGHT, 180.0 + jitter, CARD_PX)
+        if zone == "player3":
+            return Placement(0.88 * WIDTH, HEIGHT / 2 - along, 90.0 + jitter, CARD_PX)
+        if zone == "starter":
+            return Placement(0.36 * WIDTH, 0.5 * HEIGHT - 6, jitter, CARD_PX)
+        # The crib turned up two by two, clear of the seats' rows and columns and of each other.
+        across, down = (slot % 2 - 0.5) * 104, (slot // 2 % 2 - 0.5) * 142
+        return Placement(0.62 * WIDTH + across, 0.5 * HEIGHT + down, jitter, CARD_PX)
 
     def _draw(self, table: _Table) -> Frame:
         return compose(

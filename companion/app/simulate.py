@@ -105,6 +105,9 @@ def script_game(
     )
     referee = Game(settings)
     dealt, thrown_each = referee.variant.dealt, referee.variant.thrown
+    seats = referee.variant.players
+    if referee.variant.crib_from_pack:
+        raise ValueError(f"{variant} is not played at the table (the board has two tracks)")
     events: list[Event] = []
     deal_scores: list[tuple[int, int]] = []
 
@@ -113,7 +116,7 @@ def script_game(
 
     # The cut for the deal: cut again on equal cards, as the engine says.
     while referee.phase is Phase.CUT_FOR_DEAL:
-        cuts = rng.sample(full_deck(), 2)
+        cuts = rng.sample(full_deck(), seats)
         for player, card in enumerate(cuts):
             referee.cut_for_deal(player, card)
             land(card, f"player{player}")
@@ -125,15 +128,17 @@ def script_game(
         assert dealer is not None
         pack = list(full_deck())
         rng.shuffle(pack)
-        hands = {p: pack[dealt * i : dealt * i + dealt] for i, p in enumerate(((dealer + 1) % 2, dealer))}
-        for player in ((dealer + 1) % 2, dealer):
+        # Dealt one at a time round the table from the dealer's left, the dealer last.
+        order = [(dealer + 1 + i) % seats for i in range(seats)]
+        hands = {p: pack[dealt * i : dealt * i + dealt] for i, p in enumerate(order)}
+        for player in order:
             referee.deal(player, hands[player])
         crib: list[Card] = []
-        for player in ((dealer + 1) % 2, dealer):
+        for player in order:
             thrown = rng.sample(hands[player], thrown_each)
             referee.discard(player, thrown)
             crib += thrown
-        starter = pack[2 * dealt]
+        starter = pack[seats * dealt]
         referee.turn_starter(starter)
         mark = len(referee.log)
         land(starter, "starter")
@@ -164,7 +169,7 @@ def script_game(
             points = _pending_points(referee)
             referee.claim(scorer, "play", points)
             events.append(Claim(scorer, points))
-        # The show: pone, dealer, then the crib turned face up.
+        # The show: from the dealer's left round to the dealer, then the crib turned face up.
         shown_crib = 0
         # The crib is turned up if the game lasted until the show (shown already when automatic).
         shown = referee.phase is Phase.SHOW or any(op.automatic for op in referee.log[mark:])
@@ -184,8 +189,9 @@ def script_game(
             referee.claim(player, what, claimed, crib if what == "crib" else None)
             events.append(Claim(player, claimed))
             if referee.offer is not None and rng.random() < 0.7:
-                referee.muggins(1 - player)
-                events.append(CallMuggins(1 - player))
+                caller = (player + 1) % seats  # an opponent: the next player round the table
+                referee.muggins(caller)
+                events.append(CallMuggins(caller))
         deal_scores.append((referee.scores[0], referee.scores[1]))
         # Everything is gathered up for the next deal: the cards laid, the starter, the crib.
         for player, card in laid:

@@ -54,7 +54,10 @@ class Speaker:
                 name = table.players[scoring.player]
                 lines.append(f"{name}: {scoring.explanation or scoring.reason}")
         if game.winner is not None and any(op.phase.value == "game-over" for op in new):
-            lines.append(f"{table.players[game.winner]} wins")
+            from companion.app.table import side_names
+
+            winners = side_names(game, table.players)[game.winner]
+            lines.append(f"{winners} {'win' if ' & ' in winners else 'wins'}")
         if lines:
             self._say("; ".join(lines))
 

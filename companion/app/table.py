@@ -1,6 +1,6 @@
 """The table: what the camera, the knobs and the scoreboard report, turned into the engine's actions.
 
-Why one module of some 650 lines: every kind of event is read against the same game, journal and
+Why one module of some 700 lines: every kind of event is read against the same game, journal and
 pending question, and the rules for the cut, the starter, the play, the show and the questions share
 that state; split, each part would reach back into the others.
 
@@ -12,7 +12,8 @@ each event is interpreted against the game as it stands:
 * **the starter** -- a card landing on the starter spot: the deal and the throws to the crib happened face
   down, so they are recorded as unseen cards, then the starter is turned (a jack: two for his heels);
 * **the play** -- a card landing in a player's zone was laid by that player.  A "go" is inferred when the
-  same player lays twice running or a card would pass 31 (the opponent, or both, must have said go);
+  same player lays twice running or a card would pass 31 (the opponent, or both, must have said go;
+  with four players, everyone round the table between the last to lay and this one);
   the knob's press also says go;
 * **the show** -- the hands are the cards each player laid; the crib is counted when its four cards are
   turned face up.  With automatic counting the engine pegs each count; with claims each player dials and
@@ -24,6 +25,11 @@ at: the table asks for a correction (pick the right card from a list, or undo) a
 until it is given.  The list is answered on the scoreboard or with either player's knob: while
 a question waits, turning a knob moves the highlight through the choices and pressing it answers with
 the highlighted card, exactly as picking that card on the scoreboard does.
+
+Four players in partnership (``variant = "four-player"``) sit round the table in the order named, so the
+deal, the play and the show go round from the dealer's left; each seat has its own zone, partners
+(the first and third, the second and fourth) peg on one track, and each track's knob serves both of
+its partners.
 
 One event's actions form a group (a play and the goes inferred before it), done by the engine all or
 none (:meth:`~companion.rules.game.Game.apply_group`), with the automatic show done by the engine itself
@@ -80,10 +86,14 @@ from companion.rules.game import (
 from companion.rules.game import Claim as ClaimAction
 from companion.rules.notation import action_from_line, format_action
 
-__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries"]
+__all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries", "side_names"]
 
-#: The zones the camera's calibration names, and which player each belongs to.
-PLAYER_ZONES: Final = {"player0": 0, "player1": 1, "cut0": 0, "cut1": 1}
+#: The zones the camera's calibration names, and which player each belongs to (four seats round the
+#: table for four players: player0 near, then on round to the left).
+PLAYER_ZONES: Final = {
+    **{f"player{seat}": seat for seat in range(4)},
+    **{f"cut{seat}": seat for seat in range(4)},
+}
 STARTER_ZONE: Final = "starter"
 CRIB_ZONE: Final = "crib"
 _SKUNK: Final = {None: 0, "skunk": 1, "double-skunk": 2}
@@ -122,7 +132,7 @@ class Table:
         self.highlighted = 0
         """The index in ``correction.choices`` the knobs point at (turn to move it, press to answer)."""
         self.notice = ""
-        self.dial: dict[int, int] = {0: 0, 1: 0}
+        self.dial: dict[int, int] = dict.fromkeys(range(len(config.players)), 0)
         self._crib_seen: list[Card] = []
         self._held: list[tuple[str, str]] = []
         """Cards laid while a correction is asked for, read once it is answered."""
@@ -178,7 +188,7 @@ class Table:
         self.correction = None
         self._held = []
         self._held_claim = None
-        self.dial = {0: 0, 1: 0}
+        self.dial = dict.fromkeys(range(len(self.players)), 0)
         self._set_crib_seen([])
 
     def _set_crib_seen(self, cards: list[Card]) -> None:
@@ -318,11 +328,13 @@ class Table:
             case DialClaim(steps=steps) if self.correction is not None:
                 choices = len(self.correction.choices)
                 self.highlighted = (self.highlighted + steps) % choices if choices else 0
-            case DialClaim(player, steps):
+            case DialClaim(knob, steps):
+                player = self._knob_player(knob)
                 self.dial[player] = max(0, min(29, self.dial.get(player, 0) + steps))
             case PegClaim() if self.correction is not None:
                 self._answer_highlighted()
-            case PegClaim(player):
+            case PegClaim(knob):
+                player = self._knob_player(knob)
                 self._peg(player, self.dial.get(player, 0), knob=True)
             case Claim(player, points):
                 self._peg(player, points, knob=False)
@@ -334,6 +346,21 @@ class Table:
         self.journal.set_note(
             self.match_id, "camera", [*self.journal.note(self.match_id, "camera", []), text]
         )
+
+    def _knob_player(self, knob: int) -> int:
+        """Whom a knob dials and pegs for.  The board has a knob by each track; with four players a
+        track's knob serves both partners: it acts for whichever of them the game waits for (a score to
+        claim, a hand to show, a card to lay), the first of them if neither."""
+        game = self.game
+        if not game.variant.partnerships:
+            return knob
+        snapshot = game.snapshot()
+        waiting = [
+            snapshot.pending_claim.player if snapshot.pending_claim is not None else None,
+            snapshot.show_next[0] if game.phase is Phase.SHOW and snapshot.show_next is not None else None,
+            game.turn() if game.phase is Phase.PLAY else None,
+        ]
+        return next((p for p in waiting if p is not None and game.side_of(p) == knob), knob)
 
     def _answer(self, card: str, zone: str) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
@@ -624,6 +651,15 @@ def named(text: str, players: Sequence[str]) -> str:
     return text
 
 
+def side_names(game: Game, players: Sequence[str]) -> tuple[str, ...]:
+    """Each track's name: its player's, or both partners' ("Ann & Cal") when partners share a track."""
+    variant = game.variant
+    return tuple(
+        " & ".join(players[p] for p in variant.players_on(side) if p < len(players)) or f"track {side}"
+        for side in range(variant.tracks)
+    )
+
+
 def game_summaries(game: Game, players: Sequence[str]) -> list[GameSummary]:
     """Each finished game of the match with every player's figures, worked out from the operation log."""
     sides = game.variant.tracks
@@ -655,7 +691,7 @@ def game_summaries(game: Game, players: Sequence[str]) -> list[GameSummary]:
                     finished.winner,
                     _SKUNK.get(finished.skunk, 0),
                     tuple(
-                        SeatSummary(players[side], finished.scores[side], **figures[side])
+                        SeatSummary(side_names(game, players)[side], finished.scores[side], **figures[side])
                         for side in range(sides)
                     ),
                 )

@@ -59,7 +59,9 @@ def ending(table: Any, frames: int, asked: int, *, replay: bool) -> str:
     """The last words: where the game stands if it is not over (the result is printed as it happens),
     and how the camera did, in plain words."""
     game = table.game
-    names = table.players
+    from companion.app.table import side_names
+
+    names = side_names(game, table.players)  # the scores are the tracks', partners sharing one
     snapshot = game.snapshot()
     if snapshot.winner is not None:
         head = ""  # the result has just been printed with the last deal

@@ -168,6 +168,8 @@ def _named(text: str, names: tuple[str, ...]) -> str:
 
 def build_view(table: Table) -> dict[str, Any]:
     """The scoreboard's view of the table right now."""
+    from companion.app.table import side_names
+
     game = table.game
     snapshot = game.snapshot()
     names = tuple(table.players)
@@ -201,6 +203,10 @@ def build_view(table: Table) -> dict[str, Any]:
     skunk = {None: 0, "skunk": 1, "double-skunk": 2}.get(snapshot.skunk, 0)
     return {
         "players": list(names),
+        # The board's two tracks by name: a player's, or both partners' ("Ann & Cal") with four players;
+        # "players" are the seats round the table, which "turn", "dealer" and every score's "player" name.
+        "sides": list(side_names(game, names)),
+        "side_of": [game.side_of(p) for p in range(game.variant.players)],
         "colours": ["#" + c.hex for c in DEFAULT_COLOURS[:2]],
         "mode": "claims" if snapshot.counting is Counting.CLAIMS else "auto",
         "phase": snapshot.phase.value,

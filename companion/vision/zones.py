@@ -15,9 +15,11 @@ of two ways:
 * **marker cards** -- lay the ace of spades where player 1 plays, the ace of hearts where player 2 plays
   (ace of clubs / ace of diamonds for players 3 and 4), the king of diamonds on the deck spot and the
   king of clubs where the crib goes, and take one frame;
-* **an empty table** -- with no marker cards in view the usual two-player layout is used: player 1 on
-  the near half (bottom of the frame), player 2 on the far half, the deck on the left and the crib on
-  the right of the middle.
+* **an empty table** -- with no marker cards in view the usual layout is used: for two players, player 1
+  on the near half (bottom of the frame), player 2 on the far half, the deck on the left and the crib on
+  the right of the middle; for four, the seats go round the table to the left as the deal and the play
+  do -- player 1 near, player 2 on the left, player 3 far, player 4 on the right -- so partners (1 and
+  3, 2 and 4) sit opposite, with the deck and the crib side by side in the middle.
 
 Positions are in frame pixels; a layout keeps the frame size it was made for and scales itself to
 frames of another size (the same camera at another resolution).
@@ -128,14 +130,16 @@ class TableLayout:
     @classmethod
     def default(cls, width: int, height: int, players: int = 2) -> TableLayout:
         """The usual layout: players round the frame's edges, deck left and crib right of the middle."""
-        edge = {
-            1: (0.5, 0.82),
-            2: (0.5, 0.18),
-            3: (0.12, 0.5),
-            4: (0.88, 0.5),
-        }
-        anchors = [(play_zone(p), (edge[p][0] * width, edge[p][1] * height)) for p in range(1, players + 1)]
-        anchors += [(DECK, (0.32 * width, 0.5 * height)), (CRIB, (0.68 * width, 0.5 * height))]
+        near, far, left, right = (0.5, 0.82), (0.5, 0.18), (0.12, 0.5), (0.88, 0.5)
+        seats: tuple[tuple[float, float], ...]
+        if players == 4:
+            # Round the table to the left (the camera looks down from above the near player's side):
+            # partners opposite; the middle kept narrow so each side seat reaches the table's centre.
+            seats, deck, crib = (near, left, far, right), (0.36, 0.5), (0.62, 0.5)
+        else:
+            seats, deck, crib = (near, far, left, right)[:players], (0.32, 0.5), (0.68, 0.5)
+        anchors = [(play_zone(p + 1), (x * width, y * height)) for p, (x, y) in enumerate(seats)]
+        anchors += [(DECK, (deck[0] * width, deck[1] * height)), (CRIB, (crib[0] * width, crib[1] * height))]
         return cls((width, height), tuple(anchors))
 
 

@@ -75,3 +75,36 @@ def test_a_layout_saved_under_the_old_zone_names_still_loads(tmp_path: Path) -> 
     layout = TableLayout.load(path)
     assert layout.zone_at((640, 700)) is Zone.PLAYER0
     assert layout.zone_at((250, 360)) is Zone.STARTER
+
+
+def test_an_empty_table_for_four_has_the_seats_round_the_table_to_the_left() -> None:
+    layout = calibrate(np.zeros((720, 1280, 3), np.uint8), [], players=4)
+    assert layout.zone_at((640, 700)) is Zone.PLAYER0  # near
+    assert layout.zone_at((30, 360)) is Zone.PLAYER1  # on the near player's left
+    assert layout.zone_at((640, 10)) is Zone.PLAYER2  # far: the near player's partner, opposite
+    assert layout.zone_at((1250, 360)) is Zone.PLAYER3  # right: the left player's partner, opposite
+    assert layout.zone_at((500, 360)) is Zone.STARTER and layout.zone_at((780, 360)) is Zone.CRIB
+
+
+def test_each_of_four_seats_is_found_for_cards_in_a_composed_frame() -> None:
+    """Real card pictures laid before each of four seats (turned to their player), on the starter spot
+    and on the crib, read by the card recognition: each card lands in its own zone."""
+    from companion.app.deck import load_deck
+    from companion.vision.recognise import Recogniser
+    from companion.vision.scene import Placement, compose, wood
+
+    w, h, card = 1280, 720, 96
+    laid = {
+        "7h": (Placement(600, 0.80 * h, 4, card), Zone.PLAYER0),
+        "Qs": (Placement(0.14 * w, 380, 272, card), Zone.PLAYER1),
+        "3d": (Placement(680, 0.20 * h, 183, card), Zone.PLAYER2),
+        "9c": (Placement(0.86 * w, 340, 88, card), Zone.PLAYER3),
+        "5s": (Placement(0.4 * w, 0.5 * h, -2, card), Zone.STARTER),
+        "Jh": (Placement(0.6 * w, 0.5 * h, 3, card), Zone.CRIB),
+    }
+    deck = load_deck()
+    names = list(laid)
+    frame = compose(wood(w, h, light=True), [deck.face(c) for c in names], [laid[c][0] for c in names])
+    layout = calibrate(wood(w, h, light=True), [], players=4)
+    found = {str(s.card): layout.zone_at(s.center) for s in Recogniser(filmed=True).detect(frame)}
+    assert found == {name: zone for name, (_, zone) in laid.items()}

@@ -462,3 +462,61 @@ def test_changes_from_the_page_need_the_pin(
     expect(page.get_by_test_id("reply")).to_have_text("done")
     assert posted[:2] == [Undo(), SetMode("claims")]
     assert posted[2].name == "correct" and posted[2].card == "5d"  # type: ignore[union-attr]
+
+
+def test_four_players_show_as_two_partnerships_and_each_can_claim(
+    table: tuple[ScoreboardServer, ScoreboardHub, list[Event]], page: Page
+) -> None:
+    server, hub, _ = table
+    four = {
+        **VIEW,
+        "players": ["Ann", "Bob", "Cal", "Dee"],
+        "sides": ["Ann & Cal", "Bob & Dee"],
+        "side_of": [0, 1, 0, 1],
+        "turn": 3,
+        "mode": "claims",
+        "last": {"player": 2, "points": 2, "text": "fifteen two"},
+    }
+    hub.publish(four)
+    page.goto(server.url)
+    expect(page.get_by_test_id("name-0")).to_have_text("Ann & Cal")
+    expect(page.get_by_test_id("name-1")).to_have_text("Bob & Dee")
+    expect(page.get_by_test_id("player-1")).to_have_class("player p1 turn")  # Dee's turn: her track
+    expect(page.get_by_test_id("last-score")).to_have_text("Cal: fifteen two")
+    expect(page.get_by_test_id("claim-player-2")).to_have_text("Cal")
+    expect(page.get_by_test_id("claim-player-2")).to_be_visible()
+    expect(page.get_by_test_id("claim-send")).to_have_text("peg 0 for Dee")  # the player to lay
+    hub.publish({**VIEW, "mode": "claims"})
+    expect(page.get_by_test_id("claim-player-1")).to_be_visible()
+    expect(page.get_by_test_id("claim-player-3")).to_be_hidden()  # two players: two buttons
+
+
+def test_four_players_show_round_the_table_from_the_dealers_left(
+    table: tuple[ScoreboardServer, ScoreboardHub, list[Event]], page: Page
+) -> None:
+    from companion.app.config import TableConfig
+    from companion.app.simulate import script_game
+    from companion.app.store import Journal
+    from companion.app.table import Table
+    from companion.app.view import build_view
+    from companion.rules.game import Phase
+
+    names = ("Ann", "Bob", "Cal", "Dee")
+    played = Table(Journal(":memory:"), TableConfig(players=names, variant="four-player", games_to_win=1))
+    for event in script_game(6, variant="four-player").events:  # up to the show of the first deal
+        played.handle(event)
+        if played.game.phase is Phase.SHOW:  # the hands counted, the crib waiting to be turned up
+            break
+    view = build_view(played)
+    dealer = played.game.snapshot().dealer
+    assert dealer is not None and view["phase"] == "show"
+    server, hub, _ = table
+    hub.publish(view)
+    page.goto(server.url)
+    rows = [page.get_by_test_id(f"show-{row}") for row in ("pone", "second", "third", "dealer")]
+    for offset, row in enumerate(rows, start=1):
+        seat = (dealer + offset) % 4
+        expect(row.locator(".row-head")).to_contain_text(f"{names[seat]}'s hand")
+        expect(row.locator(".row-head")).to_have_class(f"row-head p{seat % 2}")  # the partnership's colour
+        expect(row.locator(".card:not(.is-starter)")).to_have_count(4)  # five dealt, one to the crib
+    expect(page.get_by_test_id("show-crib").locator(".row-head")).to_contain_text(f"{names[dealer]}'s crib")

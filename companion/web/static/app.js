@@ -16,6 +16,9 @@ let lit = null;        // "row:index" of the score whose cards are lit
 function $(id) { return document.getElementById(id); }
 function tid(name) { return document.querySelector(`[data-testid="${name}"]`); }
 function nameOf(i) { return ((view && view.players) || ["Player 1", "Player 2"])[i] || ""; }
+// A track's name: its player's, or both partners' ("Ann & Cal") when four play in partnership.
+function sideName(i) { return ((view && (view.sides || view.players)) || ["Player 1", "Player 2"])[i] || ""; }
+function sideOf(player) { return ((view && view.side_of) || [0, 1])[player]; }
 
 function cardElement(text, by) {
   const el = document.createElement("span");
@@ -86,7 +89,7 @@ function showRow(node, v, title, player, what, cards, entries) {
   node.dataset.player = player;
   node.classList.toggle("next", !!v.show_next && v.show_next[0] === player && v.show_next[1] === what);
   const head = document.createElement("div");
-  head.className = "row-head p" + player;
+  head.className = "row-head p" + sideOf(player);  // a partnership's colour with four players
   const total = entries.reduce((s, e) => s + (e.reason === "muggins" ? 0 : e.points), 0);
   head.textContent = entries.length ? `${title}: ${total}` : title;
   const hand = document.createElement("div");
@@ -157,7 +160,9 @@ function renderShow(v) {
   const crib = (v.crib || []).slice();
   while (crib.length < 4) crib.push("back");
   // Muggins pegged on a hand belongs to the row of the hand it was missed in: the entry just before it.
-  const rows = { hand0: [], hand1: [], crib: [] };
+  const seats = (v.players || []).length || 2;
+  const rows = { crib: [] };
+  for (let p = 0; p < seats; p++) rows["hand" + p] = [];
   let previous = null;
   for (const e of counted) {
     if (e.reason === "muggins") {
@@ -165,10 +170,17 @@ function renderShow(v) {
       continue;
     }
     previous = e.reason === "crib" ? "crib" : "hand" + e.player;
-    rows[previous].push(e);
+    (rows[previous] = rows[previous] || []).push(e);
   }
   tid("show-title").textContent = v.phase === "show" ? "the show" : "the show of the last deal";
   showRow(tid("show-pone"), v, `${nameOf(pone)}'s hand (pone)`, pone, "hand", handOf(pone), rows["hand" + pone]);
+  // Four players show round the table from the dealer's left: two more hands before the dealer's.
+  ["show-second", "show-third"].forEach((id, i) => {
+    const node = tid(id);
+    node.classList.toggle("hidden", seats < 4);
+    const p = (dealer + 2 + i) % seats;
+    if (seats >= 4) showRow(node, v, `${nameOf(p)}'s hand`, p, "hand", handOf(p), rows["hand" + p]);
+  });
   showRow(tid("show-dealer"), v, `${nameOf(dealer)}'s hand (dealer)`, dealer, "hand", handOf(dealer),
     rows["hand" + dealer]);
   showRow(tid("show-crib"), v, `${nameOf(dealer)}'s crib`, dealer, "crib", crib, rows.crib);
@@ -194,7 +206,7 @@ function renderHistory(v) {
     const row = deals[index];
     const summary = document.createElement("summary");
     const crib = row && row.dealer !== null && row.dealer !== undefined ? ` · ${nameOf(row.dealer)}'s crib` : "";
-    const points = row ? ` · ${nameOf(0)} +${row.points[0]}, ${nameOf(1)} +${row.points[1]}` : "";
+    const points = row ? ` · ${sideName(0)} +${row.points[0]}, ${sideName(1)} +${row.points[1]}` : "";
     summary.textContent = `deal ${index + 1}${index === open ? " (now)" : ""}${crib}${points}`;
     const list = document.createElement("ol");
     for (const e of group) {
@@ -271,7 +283,8 @@ function claimer(v) {
   if (!v) return 0;
   if (v.pending_claim) return v.pending_claim.player;
   if (v.phase === "show" && v.show_next) return v.show_next[0];
-  return v.turn !== null && v.turn !== undefined && v.turn < 2 ? v.turn : 0;
+  const seats = (v.players || []).length || 2;
+  return v.turn !== null && v.turn !== undefined && v.turn < seats ? v.turn : 0;
 }
 
 function renderMoves(v) {
@@ -282,8 +295,10 @@ function renderMoves(v) {
   const pad = tid("claim-pad");
   pad.classList.toggle("hidden", v.mode !== "claims");
   const who = claimer(v);
-  for (let i = 0; i < 2; i++) {
+  const seats = (v.players || []).length || 2;
+  for (let i = 0; i < 4; i++) {  // four buttons: the last two only when four play (partners' colours)
     const b = tid("claim-player-" + i);
+    b.classList.toggle("hidden", i >= seats);
     b.textContent = nameOf(i);
     b.setAttribute("aria-pressed", String(i === who));
   }
@@ -302,13 +317,14 @@ function press(digit) {
 function render(v) {
   view = v;
   const names = v.players || ["Player 1", "Player 2"];
+  const sides = v.sides || names;
   for (let i = 0; i < 2; i++) {
-    tid("name-" + i).textContent = names[i] || "";
+    tid("name-" + i).textContent = sides[i] || "";
     tid("score-" + i).textContent = (v.scores || [0, 0])[i];
     const won = v.match ? v.match.games_won[i] : 0;
     tid("games-" + i).textContent = v.match ? `games ${won} of ${v.match.games_to_win}` : "";
-    tid("player-" + i).classList.toggle("turn", v.turn === i);
-    document.querySelectorAll(".n" + i).forEach((n) => { n.textContent = names[i] || ""; });
+    tid("player-" + i).classList.toggle("turn", v.turn !== null && v.turn !== undefined && sideOf(v.turn) === i);
+    document.querySelectorAll(".n" + i).forEach((n) => { n.textContent = sides[i] || ""; });
   }
   tid("phase").textContent = v.phase_text || v.phase || "";
   tid("house-rules").textContent = v.house_rules || "";
@@ -531,7 +547,7 @@ async function start() {
   $("go").addEventListener("click", () => {
     if (view && view.turn !== null && view.turn !== undefined) ask("/api/go", { player: view.turn });
   });
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 4; i++) {
     tid("claim-player-" + i).addEventListener("click", () => { claimFor = i; renderMoves(view); });
   }
   document.querySelectorAll(".pad [data-digit]").forEach((b) => {

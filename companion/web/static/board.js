@@ -134,7 +134,7 @@ const Board = (() => {
   // Phone: one strip per player, each only where that player's pegs are.
   function strips(box, view) {
     const target = view.target || 121;
-    const names = view.players || ["Player 1", "Player 2"];
+    const names = view.sides || view.players || ["Player 1", "Player 2"];
     for (let track = 0; track < 2; track++) {
       const pair = (view.pegs || [])[track] || [0, 0];
       const [from, to] = windowFor(Math.min(pair[0], pair[1]), pair[1], target);

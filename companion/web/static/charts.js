@@ -19,7 +19,7 @@ const Charts = (() => {
     const target = view.target || 121;
     const deals = view.deals || [];
     const colours = view.colours || ["#00c0ff", "#ff6000"];
-    const names = view.players || ["Player 1", "Player 2"];
+    const names = view.sides || view.players || ["Player 1", "Player 2"];
     const [left, right, top, bottom] = [30, 312, 10, 168];
     const n = Math.max(deals.length, 4);
     const x = (d) => left + (d / n) * (right - left);
