@@ -219,6 +219,6 @@ def test_a_four_player_deal_filmed_and_read_by_the_card_recognition_scores_as_th
     assert played.correction is None and not loop.errors
     laid = [e for e in deal.events[starter + 1 :] if isinstance(e, CardLanded) and e.zone != "crib"]
     plays = [a for a in played.game.actions if isinstance(a, Play)]
-    assert [(f"player{a.player}", str(a.card)) for a in plays] == [(e.zone, e.card) for e in laid]
+    assert [(f"player{a.player}", str(a.card)) for a in plays] == [(e.zone, str(e.card)) for e in laid]
     assert {e.zone for e in laid} == {"player0", "player1", "player2", "player3"}
     assert tuple(played.game.scores) == whole.deal_scores[0]
