@@ -48,17 +48,6 @@ class Phase(Enum):
     GAME_OVER = "game-over"
 
 
-_DURING: Final = {
-    Phase.CUT_FOR_DEAL: "while the players cut for the deal",
-    Phase.DEAL: "during the deal",
-    Phase.DISCARD: "while the players throw to the crib",
-    Phase.STARTER: "while the starter is waited for",
-    Phase.PLAY: "during the play",
-    Phase.SHOW: "during the show",
-    Phase.GAME_OVER: "once the game is over",
-}
-
-
 class Counting(Enum):
     """Who counts: the engine (``auto``), or the players, who claim their points (``claims``)."""
 
