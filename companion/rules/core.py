@@ -266,6 +266,24 @@ class GameCore:
             return
         self._peg(scorer, total, "play", items, explanation)
 
+    def kept_back(self, player: int) -> int:
+        """How many cards ``player`` still held when the play ended (only a one-count play leaves any)."""
+        pegging = self.deal_state.pegging
+        return 0 if pegging is None else pegging.cards_left(player)
+
+    def shown_hand(self, player: int) -> tuple[Card, ...] | None:
+        """The hand ``player`` shows: the cards laid in the play and any kept back, or None while the
+        engine does not know the cards kept back (dealt face down: they must be given to count it)."""
+        state = self.deal_state
+        laid = tuple(state.played_by.get(player, ()))
+        kept = self.kept_back(player)
+        if not kept:
+            return laid
+        held = state.held.get(player)
+        if held is None or len(held) != kept:  # unseen, or some of them went face down to the crib
+            return None
+        return (*laid, *sorted(held))
+
     def _maybe_end_play(self) -> None:
         if not self.over and self._pegging().done:
             self.phase = Phase.SHOW

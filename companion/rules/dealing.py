@@ -216,7 +216,10 @@ class Dealing(GameCore):
         if not self.over:
             self.phase = Phase.PLAY
             state.pegging = Pegging(
-                self.variant.players, (dealer + 1) % self.variant.players, hand_size=self.variant.hand_size
+                self.variant.players,
+                (dealer + 1) % self.variant.players,
+                hand_size=self.variant.hand_size,
+                one_count=self.variant.one_count,
             )
             state.played_by = {p: [] for p in range(self.variant.players)}
         return note
@@ -256,7 +259,7 @@ class Dealing(GameCore):
         note = f"{who(player)} lays {card}: {said}"
         self._score_play(peg.scorer, peg.items, said)
         self._maybe_end_play()
-        return note
+        return note + self._cut_short_note()
 
     def verify_go(self, player: int) -> None:
         """Refuse a go out of turn, at the start of a count, or by one seen to hold a card that fits."""
@@ -296,4 +299,10 @@ class Dealing(GameCore):
             note += f"; one for the go to {who(peg.scorer)}"
         self._score_play(peg.scorer, peg.items, "one for the go" if peg.items else "")
         self._maybe_end_play()
-        return note
+        return note + self._cut_short_note()
+
+    def _cut_short_note(self) -> str:
+        """What the note adds when this action ended a one-count play with cards still held."""
+        if not self._pegging().cut_short:
+            return ""
+        return "; neither can go on, so the play is at an end: the cards still held are only shown"

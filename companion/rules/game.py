@@ -365,6 +365,8 @@ class Game(Dealing, Showing):
             player, what = nxt
             if what == "crib" and self.deal_state.crib_unknown:
                 return  # thrown face down: shown when someone gives its cards
+            if what == "hand" and self.shown_hand(player) is None:
+                return  # cards kept back at the end of a one-count play, dealt face down: the same
             count = Count(player, what)
             self.verify(count)
             self._do(count, automatic=True)

@@ -6,7 +6,9 @@ nobody can lay, the last player to lay pegs one for the go (never on 31, which i
 count starts afresh, and the player after the one who laid last leads.  Pairs and runs count only among
 the latest cards of the current count; a run counts in any order.
 
-A player who has laid all their cards is passed over without saying go.  The engine may be told each
+A player who has laid all their cards is passed over without saying go.  With ``one_count`` (two-handed
+five-card cribbage: "when neither can come in the play is at an end") the first count to close, by a go
+or by 31, ends the play, and the cards still held are never laid.  The engine may be told each
 player's cards (``hands=``); then it also refuses a card the player does not hold and a "go" from a
 player who could still lay a card.
 """
@@ -133,6 +135,7 @@ class Pegging:
         *,
         hand_size: int | Sequence[int] = 4,
         hands: Sequence[Iterable[Card]] | None = None,
+        one_count: bool = False,
     ) -> None:
         if players not in (2, 3, 4):
             raise IllegalPlay(f"the play is for 2, 3 or 4 players, not {players}")
@@ -158,6 +161,9 @@ class Pegging:
         self._said_go: set[int] = set()
         self._left = sizes
         self.history: list[Peg] = []
+        self.one_count = one_count
+        #: Whether the play ended with cards still held (one count only, and it has closed).
+        self.cut_short = False
 
     # -- what the table shows ---------------------------------------------------------------
     @property
@@ -167,8 +173,8 @@ class Pegging:
 
     @property
     def done(self) -> bool:
-        """Every card has been laid and the last count closed."""
-        return not any(self._left) and not self.laid
+        """Every card has been laid and the last count closed, or the one count of the play has closed."""
+        return self.cut_short or (not any(self._left) and not self.laid)
 
     def cards_left(self, player: int) -> int:
         """How many cards the player still has to lay."""
@@ -255,6 +261,11 @@ class Pegging:
     def _verify_turn(self, player: int) -> None:
         if not 0 <= player < self.players:
             raise IllegalPlay(f"there is no player {player} in a game of {self.players}")
+        if self.cut_short:
+            raise IllegalPlay(
+                "the play is over: neither player could go on, and this game has no second count "
+                "(the cards still held are only shown)"
+            )
         if self.done:
             raise IllegalPlay("the play is over: every card has been laid")
         if player != self.turn:
@@ -274,7 +285,14 @@ class Pegging:
         return None
 
     def _close_count(self) -> None:
-        """Start a fresh count; the player after the last to lay leads (passing over empty hands)."""
+        """Start a fresh count; the player after the last to lay leads (passing over empty hands).
+
+        In the one-count game the play ends here instead, whatever is still held.
+        """
+        if self.one_count and any(self._left):
+            self.cut_short = True
+            self.laid = []
+            return
         self.laid = []
         self._said_go = set()
         if self.last_player is not None and any(self._left):

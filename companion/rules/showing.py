@@ -75,11 +75,7 @@ class Showing(GameCore):
                 "(the non-dealer's hand, then the dealer's, then the crib)"
             )
         if what == "hand":
-            hand = self.deal_state.played_by[player]
-            if cards is not None and set(cards) != set(hand):
-                raise IllegalAction(
-                    f"{who(player)} laid {card_list(hand)} in the play, so cannot show {card_list(cards)}"
-                )
+            self._verify_hand(player, cards)
             return
         state = self.deal_state
         if cards is None:
@@ -113,6 +109,45 @@ class Showing(GameCore):
                     f"{who(player)} said go while {missing[0]} would have fitted, so it must be in the crib"
                 )
 
+    def _verify_hand(self, player: int, cards: Sequence[Card] | None) -> None:
+        """A hand shown is the cards laid in the play and, if the play ended early, those kept back."""
+        state = self.deal_state
+        laid = state.played_by[player]
+        kept = self.kept_back(player)
+        if not kept:
+            if cards is not None and set(cards) != set(laid):
+                raise IllegalAction(
+                    f"{who(player)} laid {card_list(laid)} in the play, so cannot show {card_list(cards)}"
+                )
+            return
+        size = self.variant.hand_size
+        if cards is None:
+            if self.shown_hand(player) is None:
+                raise IllegalAction(
+                    f"{who(player)} kept {number_word(kept)} of their cards when the play ended: give the "
+                    f"hand's {number_word(size)} cards to count it"
+                )
+            return
+        cards = tuple(cards)
+        self._need_distinct(cards, "the hand")
+        if len(cards) != size:
+            raise IllegalAction(f"a hand in this game has {number_word(size)} cards, not {len(cards)}")
+        missing = [c for c in laid if c not in cards]
+        if missing:
+            raise IllegalAction(f"{who(player)} laid {missing[0]} in the play, so it is in the hand shown")
+        held = state.held.get(player)
+        for card in cards:
+            if card in laid:
+                continue
+            if held is None:
+                self._need_unseen(card, "show in the hand")
+            elif card not in held:
+                raise IllegalAction(f"{who(player)} was not dealt {card}, so cannot show it")
+            elif card in state.must_have_thrown.get(player, set()):
+                raise IllegalAction(
+                    f"{who(player)} said go while {card} would have fitted, so it went to the crib"
+                )
+
     def verify_count(self, player: int, what: str, cards: Sequence[Card] | None = None) -> None:
         """Refuse a count out of order or when players claim their own counts."""
         self._need_player(player)
@@ -136,7 +171,14 @@ class Showing(GameCore):
         starter = state.starter
         assert starter is not None
         if what == "hand":
-            hand = tuple(state.played_by[player])
+            known = self.shown_hand(player)
+            hand = cards if cards is not None else known
+            assert hand is not None
+            for card in hand:
+                if card not in state.played_by[player]:
+                    state.seen[card] = f"{who(player)}'s hand"
+                    for held in state.held.values():
+                        held.discard(card)
         else:
             hand = cards if cards is not None else tuple(state.crib_known)
             for card in hand:

@@ -117,15 +117,21 @@ class Table:
             return Play(player, card)
         if phase is Phase.SHOW:
             player, what = game.show_order()[game.deal_state.show_step]
-            crib = tuple(self._crib) if what == "crib" else None
+            if what == "crib":
+                shown = tuple(self._crib)
+                given: tuple[Card, ...] | None = shown
+            else:
+                # The cards laid, and any kept back when a one-count play ended (five-card cribbage):
+                # turned up for the show, so given when the engine has not seen them.
+                shown = (*game.deal_state.played_by[player], *self._hands[player])
+                given = shown if game.shown_hand(player) is None else None
             if game.counting is Counting.AUTO:
-                return Count(player, what, crib)
+                return Count(player, what, given)
             starter = game.deal_state.starter
             assert starter is not None
-            shown = tuple(game.deal_state.played_by[player]) if what == "hand" else tuple(self._crib)
             true = score_hand(shown, starter, crib=what == "crib").total
             most = 29 if len(shown) == 4 else 20
-            return Claim(player, what, self._claimed(true, most), crib)
+            return Claim(player, what, self._claimed(true, most), given)
         if game.can_next_game():
             return NextGame()
         return None

@@ -3,8 +3,9 @@
 Six-card cribbage for two is the standard game of the primary rules text.  The others change only how
 many cards are dealt and thrown, how many players share a track, the target, and one extra score:
 
-* **five-card** (two players): five cards each, two to the crib, three-card hands, game to 61, and the
-  non-dealer pegs *three for last* at the start of every deal to make up for the dealer's crib;
+* **five-card** (two players): five cards each, two to the crib, three-card hands, game to 61; the
+  non-dealer pegs *three for last* once, at the start of the game, and the play is one count only:
+  "when neither can come in the play is at an end" (Britannica), the cards still held are not laid;
 * **three players**: five cards each and one dealt straight to the crib, each throws one; three tracks,
   so a two-track board cannot show it (:attr:`Variant.needs_three_tracks`);
 * **four players** in fixed partnerships, partners sitting opposite (players 0 and 2 against 1 and 3):
@@ -43,10 +44,14 @@ class Variant:
     crib_from_pack: int
     #: Points to win ("121 or over").
     target: int
-    #: Whether the non-dealer pegs three for last at the start of each deal (five-card cribbage).
+    #: Whether the non-dealer pegs three for last at the start of the game (five-card cribbage).
     three_for_last: bool
     #: Whether partners sitting opposite share a track (four players).
     partnerships: bool
+    #: Whether the play is one count only: once neither player can lay (a go, or 31) the play is at an
+    #: end and the cards still held are not laid, only shown (two-handed five-card cribbage).  Otherwise
+    #: a fresh count starts with the cards still held, as often as needed.
+    one_count: bool = False
 
     @property
     def hand_size(self) -> int:
@@ -88,7 +93,7 @@ def skunk_lines_for(target: int) -> tuple[int, int | None]:
 
 
 SIX_CARD: Final = Variant("six-card", 2, 6, 2, 0, 121, False, False)
-FIVE_CARD: Final = Variant("five-card", 2, 5, 2, 0, 61, True, False)
+FIVE_CARD: Final = Variant("five-card", 2, 5, 2, 0, 61, True, False, one_count=True)
 THREE_PLAYER: Final = Variant("three-player", 3, 5, 1, 1, 121, False, False)
 FOUR_PLAYER: Final = Variant("four-player", 4, 5, 1, 0, 121, False, True)
 

@@ -492,23 +492,24 @@ def five_card_deal(game: Game) -> None:
     """Dealer 0: 5h 5d 5s (thrown 2c 3c); pone 1: 7h 8h 9h (thrown Qs Ks); starter Ac.
 
     The play: pone 7h (7), dealer 5h (12), pone 8h (20), dealer 5d (25), pone go (9h would pass 31),
-    dealer 5s (30, a pair: 2, and the dealer is out of cards: one for the go, 1); pone 9h alone in a
-    fresh count (one for last, 1).  The show: pone 7h 8h 9h + Ac = fifteen two, a run of three, a flush
-    of three = 8; dealer 5h 5d 5s + Ac = fifteen two and a pair royal = 8; crib 2c 3c Qs Ks + Ac = two
-    fifteens and the run A-2-3 = 7.
+    dealer 5s (30, a pair: 2, and the dealer is out of cards: one for the go, 1).  Neither can come in,
+    so the play is at an end (Britannica): the pone's 9h is never laid.  The show: pone 7h 8h 9h + Ac =
+    fifteen two, a run of three, a flush of three = 8; dealer 5h 5d 5s + Ac = fifteen two and a pair
+    royal = 8; crib 2c 3c Qs Ks + Ac = two fifteens and the run A-2-3 = 7.
     """
     game.deal(0, parse_cards("5h 5d 5s 2c 3c"))
     game.deal(1, parse_cards("7h 8h 9h Qs Ks"))
     game.discard(0, parse_cards("2c 3c"))
     game.discard(1, parse_cards("Qs Ks"))
     game.turn_starter(card("Ac"))
-    expected = [0, 0, 0, 0, 0, 3, 1]
+    expected = [0, 0, 0, 0, 0, 3]
     for (player, what), points in zip(
-        [(1, "7h"), (0, "5h"), (1, "8h"), (0, "5d"), (1, "go"), (0, "5s"), (1, "9h")], expected, strict=True
+        [(1, "7h"), (0, "5h"), (1, "8h"), (0, "5d"), (1, "go"), (0, "5s")], expected, strict=True
     ):
         op = game.go(player) if what == "go" else game.play(player, card(what))
         if game.counting is Counting.AUTO:
             assert op.points == points, what
+    assert game.phase is Phase.SHOW
     if game.counting is Counting.AUTO:
         assert game.count(1, "hand").points == 8
         assert game.count(0, "hand").points == 8
@@ -524,7 +525,7 @@ def test_five_card_three_for_last_to_the_non_dealer_once_at_the_start_of_the_gam
     five_card_deal(game)
     op = game.count(0, "crib")
     assert [(s.player, s.points, s.reason) for s in op.scores] == [(0, 7, "crib")]  # the next deal: none
-    assert game.dealer == 1 and game.scores == [18, 12]
+    assert game.dealer == 1 and game.scores == [18, 11]
     later = [s for o in game.log[1:] for s in o.scores if s.reason == "three-for-last"]
     assert len(later) == 1
 
