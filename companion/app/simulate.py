@@ -30,7 +30,7 @@ from companion.events import (
     event_from_dict,
     event_to_dict,
 )
-from companion.rules.game import Counting, Game, Phase, Settings
+from companion.rules.game import Count, Counting, Game, Phase, Settings
 from companion.rules.show import score_hand
 from companion.rules.variants import variant_named
 
@@ -169,7 +169,16 @@ def script_game(
             points = _pending_points(referee)
             referee.claim(scorer, "play", points)
             events.append(Claim(scorer, points))
-        # The show: from the dealer's left round to the dealer, then the crib turned face up.
+        # The show: from the dealer's left round to the dealer, then the crib turned face up.  Cards kept
+        # back when a one-count play ended (five-card cribbage) are turned up in front of their player.
+        kept = {p: [c for c in hands[p] if c not in crib and (p, c) not in laid] for p in order}
+        turned_up: list[tuple[int, Card]] = []
+
+        for op in referee.log[mark:]:  # hands the referee showed by itself
+            if op.automatic and isinstance(op.action, Count) and op.action.what == "hand":
+                turned_up += [(op.action.player, card) for card in kept[op.action.player]]
+        for player, card in turned_up:
+            land(card, f"player{player}")
         shown_crib = 0
         # The crib is turned up if the game lasted until the show (shown already when automatic).
         shown = referee.phase is Phase.SHOW or any(op.automatic for op in referee.log[mark:])
@@ -183,7 +192,11 @@ def script_game(
             assert nxt is not None
             player, what = nxt
             assert referee.counting is Counting.CLAIMS, "the referee shows automatic counts itself"
-            hand = crib if what == "crib" else [c for p, c in laid if p == player]
+            if what == "hand":
+                for card in kept[player]:
+                    land(card, f"player{player}")
+                    turned_up.append((player, card))
+            hand = crib if what == "crib" else [c for p, c in laid if p == player] + kept[player]
             true = score_hand(hand, starter, crib=what == "crib").total
             claimed = true - rng.randint(1, 3) if true >= 3 and rng.random() < miss_rate else true
             referee.claim(player, what, claimed, crib if what == "crib" else None)
@@ -194,7 +207,7 @@ def script_game(
                 events.append(CallMuggins(caller))
         deal_scores.append((referee.scores[0], referee.scores[1]))
         # Everything is gathered up for the next deal: the cards laid, the starter, the crib.
-        for player, card in laid:
+        for player, card in [*laid, *turned_up]:
             events.append(CardLifted(card, f"player{player}"))
         events.append(CardLifted(starter, "starter"))
         events += [CardLifted(card, "crib") for card in crib[:shown_crib]]

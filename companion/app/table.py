@@ -15,9 +15,11 @@ each event is interpreted against the game as it stands:
   same player lays twice running or a card would pass 31 (the opponent, or both, must have said go;
   with four players, everyone round the table between the last to lay and this one);
   the knob's press also says go;
-* **the show** -- the hands are the cards each player laid; the crib is counted when its four cards are
-  turned face up.  With automatic counting the engine pegs each count; with claims each player dials and
-  pegs a claim and under-claimed points are offered to the opponent (muggins).
+* **the show** -- the hands are the cards each player laid, and in five-card cribbage, whose play ends
+  at the first go, any card kept back and turned face up in front of its player; the crib is counted
+  when its four cards are turned face up.  With automatic counting the engine pegs each count; with
+  claims each player dials and pegs a claim and under-claimed points are offered to the opponent
+  (muggins).
 
 A card the camera could not read, a card seen twice in one deal, a card that no legal play explains, or
 a crib gathered up (or a new starter turned) before the camera read all four crib cards is not guessed
@@ -134,6 +136,8 @@ class Table:
         self.notice = ""
         self.dial: dict[int, int] = dict.fromkeys(range(len(config.players)), 0)
         self._crib_seen: list[Card] = []
+        self._kept_seen: dict[int, list[Card]] = {}
+        """Cards turned up in the show in front of a player who kept them back when the play ended."""
         self._held: list[tuple[str, str]] = []
         """Cards laid while a correction is asked for, read once it is answered."""
         self._held_claim: tuple[int, int, bool] | None = None
@@ -155,6 +159,8 @@ class Table:
             self.cursor = saved.cursor
             self._recorded = len(self.game.games)
             self._crib_seen = [Card.parse(c) for c in journal.note(saved.id, "crib_seen", [])]
+            for player, text in journal.note(saved.id, "kept_seen", []):
+                self._kept_seen.setdefault(int(player), []).append(Card.parse(text))
             self._event_cursor = None if self.cursor < 0 else self.cursor
             self._count_crib()  # a crib seen whole before a power cut is counted now
             self._sync_record()
@@ -190,6 +196,8 @@ class Table:
         self._held_claim = None
         self.dial = dict.fromkeys(range(len(self.players)), 0)
         self._set_crib_seen([])
+        self._kept_seen = {}
+        self.journal.set_note(self.match_id, "kept_seen", [])
 
     def _set_crib_seen(self, cards: list[Card]) -> None:
         """The crib cards seen so far, kept in the journal too (they are not actions until counted)."""
@@ -223,6 +231,10 @@ class Table:
                 side = self.game.side_of(player)
                 return side, min(self.game.target, self.game.scores[side] + dial)
         return None
+
+    def _kept_note(self) -> list[list[object]]:
+        """The cards kept back and seen, as the journal keeps them: [player, card] pairs."""
+        return [[p, str(c)] for p, cards in sorted(self._kept_seen.items()) for c in cards]
 
     def crib_seen(self) -> tuple[str, ...]:
         """Crib cards the camera has seen turned up, before the crib is counted."""
@@ -411,7 +423,17 @@ class Table:
                 if cards is None:
                     self.notice = "turn the crib face up first: the camera has not seen its four cards"
                     return
+            elif pending == "hand" and game.shown_hand(player) is None:
+                cards = self._kept_hand(player)
+                if cards is None:
+                    self.notice = (
+                        f"{self.players[player]}, turn up the cards you kept back first: the camera has "
+                        "not seen them"
+                    )
+                    return
             self._do([*goes[0], ClaimAction(player, pending, points, cards)])
+            if pending == "hand":
+                self._forget_kept(player)
             self.dial[player] = 0
             self._count_crib()
             return
@@ -459,6 +481,7 @@ class Table:
         suit with what the camera read come first (a misread usually gets one of the two right)."""
         state = self.game.deal_state
         seen = set(state.seen) | ({state.starter} if state.starter else set()) | set(self._crib_seen)
+        seen |= {c for cards in self._kept_seen.values() for c in cards}
         cards = [c for c in full_deck() if c not in seen]
         if like and like not in ("unknown", "back"):
             read = Card.parse(like)
@@ -549,7 +572,11 @@ class Table:
             raise_refusal(f"a card laid in the play belongs in front of the player who laid it, not {zone}")
         if any(c == card and p == player for p, c in game.snapshot().deal_cards):
             return  # the same card seen again where it was laid
-        self._do(self._plan_play(player, card))
+        plan = self._plan_play(player, card)
+        self._do(plan)
+        if not isinstance(plan[-1], Play):
+            # The goes ended a one-count play: the card is one kept back, turned up for the show.
+            self._shown(card, zone)
         self._count_crib()
 
     def _plan_play(self, player: int, card: Card) -> list[Action]:
@@ -567,6 +594,10 @@ class Table:
                 plan.append(Go(turn))
                 if game.phase is Phase.PLAY and game.can_play(player, card):
                     return [*plan, Play(player, card)]
+                if game.kept_back(player) and not game.over and game.phase is not Phase.PLAY:
+                    # Neither could come in (five-card cribbage): the play is over, and the card is
+                    # one the player kept back, turned up for the show.
+                    return list(plan)
         finally:
             for _ in plan:
                 game.undo_group()
@@ -584,11 +615,61 @@ class Table:
             return
         if card in state.seen or card == state.starter or card in self._crib_seen:
             return  # a card of the play or the starter, seen again as the hands are shown
+        if self._kept_card(card, zone):
+            self._count_crib()  # the hand counted once all its cards are seen (and the crib, if ready)
+            return
         if len(self._crib_seen) >= 4:
             raise_refusal("the crib already has four cards")
         seen = [*self._crib_seen, card]
         if not self._count_crib(seen):  # the fourth card and the count reach the journal together
             self._set_crib_seen(seen)
+
+    def _kept_card(self, card: Card, zone: str) -> bool:
+        """A card turned up in front of a player whose hand, still to be shown, has cards kept back
+        when a one-count play ended: noted as one of them (True), and the hand counted once all are."""
+        game = self.game
+        player = PLAYER_ZONES.get(zone)
+        if player is None or player >= game.variant.players:
+            return False
+        kept = game.kept_back(player)
+        to_show = game.show_order()[game.deal_state.show_step :]
+        if not kept or (player, "hand") not in to_show or game.shown_hand(player) is not None:
+            return False
+        if card in self._kept_seen.get(player, []):
+            return True  # seen again
+        if len(self._kept_seen.get(player, [])) >= kept:
+            raise_refusal(f"{self.players[player]} kept back only {kept} card(s) when the play ended")
+        self._kept_seen.setdefault(player, []).append(card)
+        self.journal.set_note(self.match_id, "kept_seen", self._kept_note())
+        return True
+
+    def _kept_hand(self, player: int) -> tuple[Card, ...] | None:
+        """The hand ``player`` shows: the cards laid and those kept back, once the camera has seen all."""
+        game = self.game
+        seen = self._kept_seen.get(player, [])
+        if len(seen) != game.kept_back(player):
+            return None
+        return (*game.deal_state.played_by[player], *seen)
+
+    def _forget_kept(self, player: int) -> None:
+        if self._kept_seen.pop(player, None) is not None:
+            self.journal.set_note(self.match_id, "kept_seen", self._kept_note())
+
+    def _count_kept(self) -> None:
+        """Automatic counting: a hand with cards kept back (dealt face down, so unknown to the engine)
+        is shown as soon as the camera has seen them turned up, in the show's order."""
+        game = self.game
+        while game.counting is Counting.AUTO and game.phase is Phase.SHOW:
+            nxt = game.snapshot().show_next
+            if nxt is None or nxt[1] != "hand":
+                return
+            player = nxt[0]
+            cards = self._kept_hand(player)
+            if cards is None:
+                return
+            rest = [pair for pair in self._kept_note() if pair[0] != player]
+            self._do([Count(player, "hand", cards)], notes={"kept_seen": rest})
+            self._kept_seen.pop(player, None)
 
     def _crib_short(self) -> bool:
         """The show is on and the crib, still to be counted, lacks cards the camera has not read."""
@@ -614,6 +695,7 @@ class Table:
         The count clears the note of crib cards in its own transaction, so a power cut never leaves
         a counted crib's cards noted, nor a crib's fourth card noted without the count its event made
         (a resume would count it under an earlier event's cursor)."""
+        self._count_kept()
         game = self.game
         if game.counting is not Counting.AUTO or game.snapshot().show_next != (game.dealer, "crib"):
             return False

@@ -47,14 +47,56 @@ def test_a_whole_game_from_the_camera_ends_with_the_referees_scores(mode: str, s
     assert [tuple(row["scores"]) for row in deal_rows(played.game)] == list(recording.deal_scores)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_five_card_cribbage_to_61_followed_from_the_camera(seed: int) -> None:
-    recording = script_game(seed, variant="five-card")
-    played = table(variant="five-card")
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("mode", ["auto", "claims"])
+def test_five_card_cribbage_to_61_followed_from_the_camera(mode: str, seed: int) -> None:
+    """The play ends at the first go (Britannica: "when neither can come in the play is at an end"):
+    cards kept back are turned up for the show, and the table infers the goes from them."""
+    recording = script_game(seed, mode=mode, variant="five-card")
+    played = table(mode=mode, variant="five-card")
     feed(played, recording.events)
     assert played.game.target == 61
+    assert played.game.phase is Phase.GAME_OVER
     assert tuple(played.game.scores) == recording.final
     assert [tuple(row["scores"]) for row in deal_rows(played.game)] == list(recording.deal_scores)
+
+
+def test_five_card_cards_kept_back_are_counted_with_the_hand_and_survive_a_restart(tmp_path: Path) -> None:
+    """Dealer Ann: 5h 5d 5s; Bob: 7h 8h 9h; starter Ac.  Bob 7h, Ann 5h, Bob 8h, Ann 5d, (Bob: go),
+    Ann 5s: thirty, a pair and one for the go; the play is at an end and Bob's 9h is kept back.  Bob
+    turns it up: his hand 7h 8h 9h + Ac counts 8 (fifteen two, a run of three, a flush of three)."""
+    path = tmp_path / "t.db"
+    played = table(path, variant="five-card")
+    feed(played, [*opening(0)[:-1], CardLanded("Ac", "starter")])
+    assert played.game.scores == [0, 3]
+    feed(played, lay("player1 7h", "player0 5h", "player1 8h", "player0 5d", "player0 5s"))
+    assert played.game.phase is Phase.SHOW and played.game.scores == [3, 3]
+    assert played.game.snapshot().show_next == (1, "hand")  # waiting for the card Bob kept
+    feed(played, lay("player1 9h"))
+    assert played.game.scores == [3 + 8, 3 + 8]  # Bob's hand, then Ann's, shown by the engine
+    assert played.game.snapshot().show_next == (0, "crib")
+
+    again = table(path, variant="five-card")
+    feed(again, lay("crib 2c", "crib 3c", "crib Qs", "crib Ks"))
+    assert again.game.scores == [3 + 8 + 7, 3 + 8]
+    assert again.game.phase is Phase.DEAL
+
+
+def test_five_card_a_card_kept_back_seen_before_a_restart_is_counted_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    played = table(path, variant="five-card")
+    feed(played, [*opening(0)[:-1], CardLanded("Ac", "starter")])
+    # Bob 10s, Ann Kh (20), Bob Qd (30, one for the go to Bob): neither can come in, and the play is
+    # over with Ann holding two cards and Bob one.  Ann turns hers up first, though Bob shows first.
+    feed(played, lay("player1 10s", "player0 Kh", "player1 Qd", "player0 9c"))
+    assert played.game.phase is Phase.SHOW and played.game.scores == [0, 3 + 1]
+    again = table(path, variant="five-card")
+    feed(again, lay("player0 2d"))
+    assert again.game.snapshot().show_next == (1, "hand")  # Bob's card is still to come
+    feed(again, lay("player1 Jd"))  # Bob: 10s Qd Jd + Ac, a run of three: 3; Ann: Kh 9c 2d + Ac: 0
+    assert again.game.scores == [0, 3 + 1 + 3]
+    assert again.game.snapshot().show_next == (0, "crib")
+    assert [str(c) for c in again.game.log[-1].action.cards or ()] == ["Kh", "9c", "2d"]
 
 
 def test_a_finished_game_is_kept_with_each_players_statistics(tmp_path: Path) -> None:
