@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any
 
 from companion.cards import Card, InvalidCard, parse_cards
-from companion.rules.errors import IllegalHand
-from companion.rules.play import Pegging
+from companion.rules.errors import IllegalHand, IllegalPlay
+from companion.rules.items import Kind, ScoreItem
+from companion.rules.play import Peg, Pegging
 from companion.rules.show import score_hand
 
 
@@ -29,12 +31,20 @@ def register(subparsers: Any) -> None:
 
     peg = subparsers.add_parser(
         "peg",
-        help="what each card scores in one count to 31",
+        help="what each card scores in the play to 31 (write go for a player who cannot lay)",
         description="Lay the cards in the order given, players taking turns (two players unless "
-        "--players says otherwise), and say what each card scores. Each player holds as many cards as "
-        "they lay here. The count closes with one for last; a card that passes 31 is refused.",
+        "--players says otherwise; the first card is player 1's), and say what each card scores. Write "
+        "go where the player whose turn it is cannot lay: the others play on, and once nobody can lay "
+        "the last to lay pegs one for the go and the count starts again at 0. A card that passes 31 is "
+        "refused, and the last card given pegs one for last (unless it makes 31). Example: "
+        "crib peg 10h Jc 9h go 2c",
     )
-    peg.add_argument("cards", nargs="+", metavar="CARD", help="the cards in the order laid")
+    peg.add_argument(
+        "cards",
+        nargs="+",
+        metavar="CARD",
+        help="the cards in the order laid, and go for a player who cannot lay",
+    )
     peg.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     peg.add_argument("--json", action="store_true", help="print one JSON object per line")
     peg.set_defaults(func=run_peg)
@@ -75,24 +85,67 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_peg(args: argparse.Namespace) -> int:
-    """Lay the cards in turn and print what each one pegs."""
-    cards = _cards(args.cards)
-    _distinct(cards)
+    """Lay the cards in turn, with the goes given, and print what each one pegs.
+
+    Nobody's hand is known, so every player is taken to hold enough cards: the turn passes round the
+    table, a go passes it on, and the player after the last to lay leads the fresh count.  The end of
+    the cards given is the end of the play: the last to lay pegs one for last.
+    """
+    tokens: list[str] = args.cards
     players: int = args.players
-    holders = [i % players for i in range(len(cards))]
-    sizes = [holders.count(p) for p in range(players)]
-    if min(sizes) == 0:
-        raise IllegalHand(f"give at least one card for each of the {players} players")
-    pegging = Pegging(players, 0, hand_size=sizes)
-    for holder, card in zip(holders, cards, strict=True):
-        peg = pegging.play(holder, card)
-        _print_peg(peg.to_dict() | {"explain": peg.explain()}, args.json)
-    print(f"points {' '.join(f'player {p}: {n}' for p, n in enumerate(pegging.points))}")
+    cards = _cards([t for t in tokens if t.strip().lower() != "go"])
+    _distinct(cards)
+    laid = iter(cards)
+    pegging = Pegging(players, 0, hand_size=len(tokens))
+    records: list[dict[str, object]] = []
+    for token in tokens:
+        player = pegging.turn
+        if token.strip().lower() == "go":
+            peg = pegging.go(player)
+        else:
+            card = next(laid)
+            try:
+                peg = pegging.play(player, card)
+            except IllegalPlay as error:
+                if pegging.count + card.pips <= 31:
+                    raise
+                raise IllegalPlay(f"{error}: write go before it if {_who(player)} could not lay") from None
+        record = peg.to_dict() | {"explain": peg.explain(), "restart": peg.card is None and bool(peg.items)}
+        records.append(record)
+    if pegging.laid and pegging.last_player is not None:  # the cards given are all laid: one for last
+        item = ScoreItem(Kind.LAST_CARD, (pegging.laid[-1],), 1)
+        last = pegging.history[-1]
+        if last.card is not None:
+            peg = replace(last, items=(*last.items, item))
+            records[-1] = peg.to_dict() | {"explain": peg.explain(), "restart": False}
+        else:  # it ends with goes: the last to lay pegs it as the others cannot answer
+            peg = Peg(pegging.last_player, None, pegging.count, (item,), pegging.last_player)
+            records.append(peg.to_dict() | {"explain": "one for last", "restart": False})
+        pegging.points[peg.scorer] += 1
+    for record in records:
+        _print_peg(record, args.json)
+    print(f"points {', '.join(f'{_who(p)}: {n}' for p, n in enumerate(pegging.points))}")
     return 0
+
+
+def _who(player: int) -> str:
+    """A player as people count them: the first to lay is player 1."""
+    return f"player {player + 1}"
 
 
 def _print_peg(record: dict[str, object], as_json: bool) -> None:
     if as_json:
         print(json.dumps(record))
+        return
+    player = record["player"]
+    scorer = record["scorer"]
+    assert isinstance(player, int) and isinstance(scorer, int)
+    if record["card"] is None and record["explain"] == "one for last":
+        print(f"{_who(player)} pegs one for last: the cards given are all laid")
+    elif record["card"] is None:
+        line = f"{_who(player)} says go"
+        if record["restart"]:
+            line += f": one for the go to {_who(scorer)}, and the count starts again at 0"
+        print(line)
     else:
-        print(f"player {record['player']} lays {record['card']}: {record['explain']}")
+        print(f"{_who(player)} lays {record['card']}: {record['explain']}")

@@ -44,13 +44,69 @@ def test_peg_says_what_each_card_scores() -> None:
     assert [r["count"] for r in records] == [4, 6, 9, 14, 20]
 
 
+def test_peg_go_leaves_the_opponent_to_continue_and_thirty_one_pegs_two() -> None:
+    """The primary text: "A player who cannot play without exceeding 31 does not play a card but says
+    Go, leaving his opponent to continue if possible ... Bringing the total to exactly 31 pegs 2"."""
+    done = crib("peg", "10h", "Jc", "9h", "go", "2c")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "player 1 lays 10h: ten",
+        "player 2 lays Jc: twenty",
+        "player 1 lays 9h: twenty-nine, a run of three for three",
+        "player 2 says go",
+        "player 1 lays 2c: thirty-one for two",
+        "points player 1: 5, player 2: 0",
+    ]
+
+
+def test_peg_when_neither_can_lay_the_last_pegs_one_for_the_go_and_a_new_round_starts_from_zero() -> None:
+    """The primary text: "if ... neither player can lay a card without going over 31, then the last
+    player to lay a card pegs one for the go", and "a new round of play [is] started from zero" in which
+    "all combinations are started afresh": the 5d pairs nothing with the 5s of the round before."""
+    done = crib("peg", "Kh", "Qd", "5s", "GO", "go", "5d", "8c")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "player 1 lays Kh: ten",
+        "player 2 lays Qd: twenty",
+        "player 1 lays 5s: twenty-five",
+        "player 2 says go",
+        "player 1 says go: one for the go to player 1, and the count starts again at 0",
+        "player 2 lays 5d: five",
+        "player 1 lays 8c: thirteen, one for last",
+        "points player 1: 2, player 2: 0",
+    ]
+    records = [
+        json.loads(line)
+        for line in crib("peg", "Kh", "Qd", "5s", "go", "go", "5d", "--json").stdout.splitlines()[:-1]
+    ]
+    assert [(r["player"], r["card"], r["count"], r["total"]) for r in records] == [
+        (0, "Kh", 10, 0),
+        (1, "Qd", 20, 0),
+        (0, "5s", 25, 0),
+        (1, None, 25, 0),
+        (0, None, 25, 1),
+        (1, "5d", 5, 1),
+    ]
+    assert records[4]["scorer"] == 0 and records[4]["restart"] is True
+
+
+def test_peg_three_players_pass_over_a_player_who_says_go() -> None:
+    done = crib("peg", "--players", "3", "10h", "Jc", "9h", "go", "2c")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[3:5] == ["player 1 says go", "player 2 lays 2c: thirty-one for two"]
+    assert lines[-1] == "points player 1: 0, player 2: 2, player 3: 3"
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
         (("score", "5h", "5x", "5s", "Jc", "5c"), "'5x'"),
         (("score", "5h", "5h", "5s", "Jc", "5c"), "5h is given twice"),
         (("score", "5h", "5d"), "not 2"),
-        (("peg", "Kh", "Qd", "5s", "Jc"), "past 31"),
+        (("peg", "Kh", "Qd", "5s", "Jc"), "past 31: write go before it if player 2 could not lay"),
+        (("peg", "go", "5h"), "nobody says go at the start of a count"),
+        (("peg", "5h", "go", "5h"), "5h is given twice"),
     ],
 )
 def test_bad_input_is_one_sentence_on_stderr_with_exit_code_2(args: tuple[str, ...], needle: str) -> None:
