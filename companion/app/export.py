@@ -43,7 +43,9 @@ def export_match(journal: Journal, match_id: int, stream: TextIO) -> Game:
         game.apply_group([action_from_line(line) for line in group])
     names = ", ".join(f"{name} (player {seat})" for seat, name in enumerate(saved.players))
     stream.write(f"# match {match_id} of {journal.path.name}: {names}\n")
-    write_game(game, stream)
+    # The names on a players line too, for what crib replay prints (unless one would not read back).
+    plain = all(name.strip() and not set(name) & set("#,\n") for name in saved.players)
+    write_game(game, stream, players=saved.players if plain else ())
     return game
 
 

@@ -86,6 +86,7 @@ from companion.rules.game import (
     TurnStarter,
 )
 from companion.rules.game import Claim as ClaimAction
+from companion.rules.names import named as name_players
 from companion.rules.notation import action_from_line, format_action
 
 __all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries", "side_names"]
@@ -296,7 +297,7 @@ class Table:
         try:
             self._handle(event)
         except RulesError as error:
-            self.notice = str(error)
+            self.notice = named(str(error), self.players)
         except InvalidCard as error:
             self.notice = str(error)
         finally:
@@ -728,9 +729,7 @@ def _sentence(error: Exception, players: Sequence[str]) -> str:
 
 def named(text: str, players: Sequence[str]) -> str:
     """The engine's sentences say "player 0"; the table says the players' names."""
-    for index, name in enumerate(players):
-        text = text.replace(f"player {index}", name)
-    return text
+    return name_players(text, players)
 
 
 def side_names(game: Game, players: Sequence[str]) -> tuple[str, ...]:

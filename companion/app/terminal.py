@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from companion.events import Event
+from companion.rules.names import named
 
 __all__ = ["Caller", "Progress", "colour_for", "ending", "score_lines"]
 
@@ -158,9 +159,7 @@ def waiting(table: Any, names: Sequence[str] = ()) -> str:
         text = str(table.game.waiting_for())
     except Exception:  # the progress line must never stop the game
         return ""
-    for index, name in enumerate(names or table.players):
-        text = text.replace(f"player {index}", name)
-    return text
+    return named(text, names or table.players)
 
 
 def stdout() -> TextIO:

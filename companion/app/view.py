@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.board.state import DEFAULT_COLOURS, BoardState, Mode, Pegs, Tentative
 from companion.rules.game import Counting, Deal, Game, NextGame, Phase, Snapshot
+from companion.rules.names import named
 from companion.rules.settings import FirstDeal, OverClaim, Settings
 
 if TYPE_CHECKING:
@@ -161,9 +162,7 @@ def _history(game: Game, names: tuple[str, ...]) -> list[list[dict[str, Any]]]:
 
 
 def _named(text: str, names: tuple[str, ...]) -> str:
-    for index, name in enumerate(names):
-        text = text.replace(f"player {index}", name)
-    return text
+    return named(text, names)
 
 
 def build_view(table: Table) -> dict[str, Any]:

@@ -26,9 +26,10 @@ auto`` the engine counts each hand itself when the play ends), then
 the actions, each named as in :mod:`companion.rules.game`: ``cut P CARD``, ``deal P [CARDS]``, ``deal
 crib [CARD]``, ``discard P [CARDS]``, ``starter CARD``, ``play P CARD``, ``go P``, ``count P hand|crib
 [CARDS]``, ``claim P hand|crib|play N [CARDS]``, ``muggins P``, ``pass``, ``switch auto|claims``,
-``next-game``.  Cards left out were dealt or thrown face down.  ``undo`` takes back the line before
-(as the table did), and ``score A B ...`` asserts the score of each track at that point, so a file is
-its own golden test.  ``#`` starts a comment; blank lines are ignored.
+``next-game``. Cards left out were dealt or thrown face down. An optional ``players Ann, Bob`` line
+names the players in seat order (player 0 first) for what is printed; the actions still number them.
+``undo`` takes back the line before (as the table did), and ``score A B ...`` asserts the score of each
+track at that point, so a file is its own golden test.  ``#`` starts a comment; blank lines are ignored.
 
 >>> game = load_game(["variant five-card", "cut 0 Ac", "cut 1 Kd   # player 0 deals", "score 0 3"])
 >>> game.dealer, game.scores
@@ -54,7 +55,7 @@ companion.rules.notation.NotationError: bad.crib line 2: Ac was already cut by p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TextIO, TypeAlias
 
@@ -125,6 +126,8 @@ class GameFile:
     name: str
     settings: Settings
     entries: tuple[tuple[int, Entry], ...]
+    #: The players' names, in seat order (player 0 first), if the file has a ``players`` line.
+    players: tuple[str, ...] = ()
 
 
 def _player(token: str) -> int:
@@ -288,6 +291,7 @@ def read_game(stream: Iterable[str], name: str = "game") -> GameFile:
     """Read a game file; a :class:`NotationError` names the first line that cannot be read."""
     settings = Settings()
     entries: list[tuple[int, Entry]] = []
+    players: tuple[str, ...] = ()
     for number, raw in enumerate(stream, start=1):
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
@@ -297,15 +301,31 @@ def read_game(stream: Iterable[str], name: str = "game") -> GameFile:
         verb, *rest = line.split()
         try:
             is_action = verb.lower() == "muggins" and rest[:1] and rest[0].isdigit()
-            if verb.lower() in _SETTINGS and not is_action:
+            if verb.lower() in (*_SETTINGS, "players") and not is_action:
                 if entries:
                     raise ValueError(f"the setting {verb!r} must come before the first action")
-                settings = _setting(settings, verb.lower(), rest)
+                if verb.lower() == "players":
+                    players = _names(line.split(None, 1)[1] if rest else "")
+                else:
+                    settings = _setting(settings, verb.lower(), rest)
                 continue
             entries.append((number, parse_action(line)))
         except (ValueError, InvalidCard) as error:
             raise NotationError(f"{name} line {number}: {error}") from None
-    return GameFile(name, settings, tuple(entries))
+    if len(players) not in (0, settings.variant.players):
+        raise NotationError(
+            f"{name}: the players line names {len(players)} players, but {settings.variant.name} "
+            f"cribbage has {settings.variant.players}"
+        )
+    return GameFile(name, settings, tuple(entries), players)
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """The ``players`` line's names: separated by commas, in seat order."""
+    names = tuple(part.strip() for part in text.split(","))
+    if not all(names):
+        raise ValueError("expected 'players NAME, NAME ...', the names in seat order from player 0")
+    return names
 
 
 def replay_lines(record: GameFile) -> Iterator[tuple[int, Entry, Operation | None, Game]]:
@@ -403,9 +423,16 @@ def _settings_lines(settings: Settings) -> list[str]:
     return lines
 
 
-def write_game(game: Game, stream: TextIO, *, scores: bool = True, notes: bool = True) -> None:
+def write_game(
+    game: Game,
+    stream: TextIO,
+    *,
+    scores: bool = True,
+    notes: bool = True,
+    players: Sequence[str] = (),
+) -> None:
     """Write the game's settings and actions; with ``scores`` a ``score`` line after every score pegged,
-    with ``notes`` each action's sentence as a comment.
+    with ``notes`` each action's sentence as a comment, and ``players``' names on a ``players`` line.
 
     What the engine did by itself (the automatic show) is written as a comment only: replayed under the
     same settings, the engine does it again.
@@ -413,6 +440,8 @@ def write_game(game: Game, stream: TextIO, *, scores: bool = True, notes: bool =
     stream.write("# crib companion game file: one action per line\n")
     for line in _settings_lines(game.settings):
         stream.write(line + "\n")
+    if players:
+        stream.write("players " + ", ".join(players) + "\n")
     totals = [0] * game.variant.tracks
     log = game.log
     pegged = False

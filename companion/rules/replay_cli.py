@@ -10,10 +10,12 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.rules.game import Counting, Game, Operation, Settings
+from companion.rules.names import counted, named
 from companion.rules.notation import ScoreCheck, Undo, read_game, replay_lines, write_game
 from companion.rules.simulate import random_game
 from companion.rules.variants import VARIANTS, variant_named
@@ -26,7 +28,9 @@ def register(subparsers: Any) -> None:
         help="replay a saved game file and explain every score",
         description="Replay a game file (one action per line, see companion.rules.notation), checking "
         "every action against the rules and every 'score' line, and print each action with the points "
-        "it pegged and why, then the final scores. Use - to read standard input.",
+        "it pegged and why, then the final scores. Players are printed by the names on the file's "
+        "'players' line, else as player 1, player 2, ... (the file's actions number them from 0). Use "
+        "- to read standard input.",
     )
     replay.add_argument("file", metavar="FILE", help="the game file ('-' for standard input)")
     replay.add_argument(
@@ -61,8 +65,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _track(game: Game, side: int) -> str:
-    return game.side_name(side)
+def _track(game: Game, side: int, names: Sequence[str]) -> str:
+    return named(game.side_name(side), names)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -77,6 +81,7 @@ def run_replay(args: argparse.Namespace) -> int:
         except UnicodeDecodeError:
             raise ValueError(f"{name} is not a game file (it is not UTF-8 text)") from None
     game = Game(record.settings)
+    names = record.players or counted(game.variant.players)  # people count players from 1
     steps: list[tuple[int, bool, tuple[Operation, ...]]] = []
     logged = 0
     for number, entry, op, replayed in replay_lines(record):  # the whole file is checked before printing
@@ -92,38 +97,45 @@ def run_replay(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"line": number, "undo": undo, **op.to_dict()}))
             elif undo:
-                print(f"{number:>4}  undo: {op.note}")
+                print(f"{number:>4}  undo: {named(op.note, names)}")
             else:
-                _print_op(number, op, game)
+                _print_op(number, op, game, names)
     if args.json:
         print(json.dumps({"final": game.snapshot().to_dict()}))
         return 0
     print()
-    print("final scores: " + ", ".join(f"{_track(game, s)} {n}" for s, n in enumerate(game.scores)))
+    scores = ", ".join(f"{_track(game, s, names)} {n}" for s, n in enumerate(game.scores))
+    print(f"final scores: {scores}")
     if game.winner is not None:
         skunk = f" ({game.skunk.replace('-', ' ')})" if game.skunk else ""
         verb = "win" if len(game.variant.players_on(game.winner)) > 1 else "wins"
-        print(f"{_track(game, game.winner)} {verb} game {game.game_number}{skunk}")
+        print(f"{_track(game, game.winner, names)} {verb} game {game.game_number}{skunk}")
     else:
-        print(f"unfinished: {game.waiting_for()}")
+        print(f"unfinished: {named(game.waiting_for(), names)}")
     if len(game.games) > 1 or game.settings.match_games > 1:
-        wins = ", ".join(f"{_track(game, s)} {n}" for s, n in enumerate(game.match_wins))
+        wins = ", ".join(f"{_track(game, s, names)} {n}" for s, n in enumerate(game.match_wins))
         print(f"match (best of {game.settings.match_games}): {wins}")
     return 0
 
 
-def _print_op(number: int, op: Operation, game: Game) -> None:
-    print(f"{number:>4}  {op.note}")
+def _print_op(number: int, op: Operation, game: Game, names: Sequence[str]) -> None:
+    print(f"{number:>4}  {named(op.note, names)}")
     for scoring in op.scores:
         said, _, aside = scoring.explanation.partition(" (claimed")
         if not said or said in op.note:  # the note already says the count: add only what the claim did
             why = f" (claimed{aside}" if aside else ""
         else:
-            why = f": {scoring.explanation}"
+            why = f": {named(scoring.explanation, names)}"
+        track = f"{_track(game, scoring.side, names)} {_pegs(game, scoring.side)}"
         print(
-            f"        {_track(game, scoring.side)} pegs {scoring.points} for the {_REASONS[scoring.reason]}"
+            f"        {track} {scoring.points} for the {_REASONS[scoring.reason]}"
             f"{why} ({scoring.rear} -> {scoring.forward})"
         )
+
+
+def _pegs(game: Game, side: int) -> str:
+    """The verb for a track: partners peg, a player pegs."""
+    return "peg" if len(game.variant.players_on(side)) > 1 else "pegs"
 
 
 _REASONS = {

@@ -44,7 +44,7 @@ def test_a_whole_four_player_game_through_the_table_scores_as_crib_replay_of_its
     capsys.readouterr()
     assert main(["replay", str(game_file)]) == 0
     out = capsys.readouterr().out
-    found = re.search(r"final scores: players 0 and 2 (\d+), players 1 and 3 (\d+)", out)
+    found = re.search(r"final scores: Ann and Cal (\d+), Bob and Dee (\d+)", out)  # named by the file
     assert found is not None, out
     assert (int(found[1]), int(found[2])) == tuple(played.game.scores)
 

@@ -25,6 +25,7 @@ from companion.events import (
     MugginsExpired,
     NewGame,
     PegClaim,
+    SayGo,
     SetMode,
     Undo,
 )
@@ -427,6 +428,14 @@ def test_each_new_question_starts_at_its_first_choice() -> None:
     assert build_view(played)["correction"]["highlighted"] == 0
 
 
+def test_a_refused_go_names_the_player_not_a_seat_number() -> None:
+    played = table()
+    feed(played, [*opening(0), *lay("player1 10s")])
+    played.handle(SayGo(1))  # not Bob's turn: Ann is to lay
+    assert played.notice.startswith("it is Ann's turn to play, not Bob's")
+    assert "player" not in played.notice
+
+
 @pytest.mark.parametrize("mode", ["auto", "claims"])
 def test_a_game_played_at_the_table_is_exported_as_a_file_crib_replay_reproduces(
     tmp_path: Path, mode: str
@@ -443,6 +452,7 @@ def test_a_game_played_at_the_table_is_exported_as_a_file_crib_replay_reproduces
     assert main(["export", str(tmp_path / "t.db"), "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert "show auto" in text and "score " in text
+    assert "players Ann, Bob" in text.splitlines()  # crib replay says the names, not the seat numbers
     replayed = load_game(text.splitlines(), "game.crib")  # every score line is checked on the way
     assert replayed.log == played.game.log
     assert tuple(replayed.scores) == recording.final

@@ -160,7 +160,7 @@ def replay_text(data: bytes) -> subprocess.CompletedProcess[str]:
 def test_a_game_file_saved_with_a_utf8_byte_order_mark_is_read() -> None:
     done = replay_text("\ufeffmatch 1\ncut 0 Ac\ncut 1 Kc\nscore 0 0\n".encode())
     assert done.returncode == 0, done.stderr
-    assert "player 0 cut lowest and deals first" in done.stdout
+    assert "player 1 cut lowest and deals first" in done.stdout  # the file's player 0, counted from 1
 
 
 @pytest.mark.parametrize(

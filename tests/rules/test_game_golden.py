@@ -159,13 +159,45 @@ def test_crib_replay_prints_every_score_explained_and_the_final_scores(
     status = main(["replay", str(GAMES / "six-card-whole-game.crib")])
     out = capsys.readouterr().out
     assert status == 0
-    assert "player 0 shows their hand 5h 5d 5s Jc with 5c: fifteen two, fifteen four, fifteen six" in out
-    assert "player 0 pegs 29 for the hand (3 -> 32)" in out
+    # The file names no players: they are counted from 1, as people count them (the file's 0 is player 1).
+    assert "player 1 shows their hand 5h 5d 5s Jc with 5c: fifteen two, fifteen four, fifteen six" in out
+    assert "player 1 pegs 29 for the hand (3 -> 32)" in out
     assert "a double pair royal of fives is twenty-eight, and one for his nobs is twenty-nine" in out
-    assert "player 1 lays 10h: twenty-nine, a run of three for three, one for last" in out
-    assert "player 1 pegs 4 for the play (0 -> 4)" in out
-    assert "player 1 pegs 5 for the hand (116 -> 121)" in out  # the winning peg stops in the game hole
-    assert out.rstrip().endswith("final scores: player 0 115, player 1 121\nplayer 1 wins game 1")
+    assert "player 2 lays 10h: twenty-nine, a run of three for three, one for last" in out
+    assert "player 2 pegs 4 for the play (0 -> 4)" in out
+    assert "player 2 pegs 5 for the hand (116 -> 121)" in out  # the winning peg stops in the game hole
+    assert out.rstrip().endswith("final scores: player 1 115, player 2 121\nplayer 2 wins game 1")
+    assert "player 0" not in out
+
+
+def test_crib_replay_says_the_names_on_the_players_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (GAMES / "six-card-whole-game.crib").read_text(encoding="utf-8")
+    named = tmp_path / "named.crib"
+    named.write_text("players Ann, Bob\n" + text, encoding="utf-8")
+    assert main(["replay", str(named)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann pegs 29 for the hand (3 -> 32)" in out
+    assert out.rstrip().endswith("final scores: Ann 115, Bob 121\nBob wins game 1")
+    assert "player" not in out
+
+
+def test_a_players_line_must_name_every_seat() -> None:
+    with pytest.raises(NotationError, match="names 3 players, but six-card cribbage has 2"):
+        read_game(["players Ann, Bob, Cal", "cut 0 7h"])
+    with pytest.raises(NotationError, match="line 1: expected 'players NAME, NAME"):
+        read_game(["players Ann,, Bob"])
+    assert read_game(["players Ann Smith, Bob"]).players == ("Ann Smith", "Bob")
+
+
+def test_a_game_written_with_names_reads_back_with_them() -> None:
+    game = load_game(["cut 0 Ac", "cut 1 Kc"])
+    text = io.StringIO()
+    write_game(game, text, players=("Ann", "Bob"))
+    record = read_game(io.StringIO(text.getvalue()))
+    assert record.players == ("Ann", "Bob")
+    assert [entry for _, entry in record.entries] == [op.action for op in game.log]
 
 
 def test_crib_replay_of_a_bad_file_is_one_line_naming_the_line(
@@ -184,7 +216,8 @@ def test_crib_replay_of_a_bad_file_is_one_line_naming_the_line(
 def test_crib_replay_names_partners_sharing_a_track(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(GAMES / "four-player-partners.crib")]) == 0
     out = capsys.readouterr().out
-    assert "final scores: players 0 and 2 31, players 1 and 3 26\nplayers 0 and 2 win game 1" in out
+    assert "final scores: players 1 and 3 31, players 2 and 4 26\nplayers 1 and 3 win game 1" in out
+    assert "players 1 and 3 peg 11 for the hand (20 -> 31)" in out
 
 
 def test_crib_replay_json_ends_with_the_snapshot(capsys: pytest.CaptureFixture[str]) -> None:
@@ -225,7 +258,7 @@ def test_crib_replay_reads_standard_input_when_given_a_dash(
     text = (GAMES / "three-player.crib").read_text(encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     assert main(["replay", "-"]) == 0
-    assert "final scores: player 0 11, player 1 15, player 2 6" in capsys.readouterr().out
+    assert "final scores: player 1 11, player 2 15, player 3 6" in capsys.readouterr().out
 
 
 def test_crib_replay_of_a_missing_file_is_one_line(
