@@ -62,7 +62,16 @@ def register(subparsers: Any) -> None:
         "--pin", help="the table's PIN for changes on the scoreboard (default: the one `crib pin` shows)",
     )
     play.add_argument(
-        "--players", nargs="+", metavar="NAME", help="the players' names (four for four-player)"
+        "--players",
+        nargs="+",
+        metavar="NAME",
+        help="the players' names in seat order, by spaces or commas (four for four-player)",
+    )
+    play.add_argument(
+        "--variant",
+        metavar="{six-card,five-card,four-player}",
+        help="the game (the settings file's variant): six cards to 121, five cards to 61, or four players "
+        "in partnership; with no camera, a recorded game of it is replayed",
     )
     play.add_argument("--mode", choices=("auto", "claims"), help="the companion counts, or players claim")
     play.add_argument("--recording", metavar="FILE", help="replay this recording instead of the bundled one")
@@ -93,12 +102,21 @@ def register(subparsers: Any) -> None:
     play.set_defaults(func=run_play, frames=True)
 
 
+def _names(given: list[str] | None) -> tuple[str, ...] | None:
+    """The names typed after ``--players``: ``Ann Bob`` or ``Ann,Bob`` (or both) read the same."""
+    if not given:
+        return None
+    return tuple(name.strip() for text in given for name in text.split(",") if name.strip())
+
+
 def _config(args: argparse.Namespace, *, names: bool = True) -> TableConfig:
     """The settings file with the command line's overrides (``names=False``: the players' names left
     for later, once the game a replay plays is known: four names need the four-player game)."""
     config = load_config(args.config)
+    if args.variant is not None:
+        config = _with_variant(config, args.variant.strip().lower(), _names(args.players))
     return config.with_changes(
-        players=tuple(args.players) if args.players and names else None,
+        players=_names(args.players) if names else None,
         mode=args.mode,
         pin=args.pin,
         web_host=args.host,
@@ -106,6 +124,23 @@ def _config(args: argparse.Namespace, *, names: bool = True) -> TableConfig:
         board_port=args.board,
         camera=args.camera,
     )
+
+
+def _with_variant(config: TableConfig, variant: str, players: tuple[str, ...] | None) -> TableConfig:
+    """The settings with the game ``--variant`` asks for; the file's names are kept if they fit it,
+    else the seats are numbered until ``--players`` names them (a three-player game is refused by the
+    settings in one sentence: the board has two tracks)."""
+    from companion.app.config import DEFAULT_PLAYERS
+    from companion.rules.variants import VARIANTS
+
+    seats = VARIANTS[variant].players if variant in VARIANTS else len(config.players)
+    if players is not None and len(players) == seats:
+        names = players
+    elif len(config.players) == seats:
+        names = config.players
+    else:
+        names = DEFAULT_PLAYERS[:seats]
+    return config.with_changes(variant=variant, players=names)
 
 
 class _Printer:
@@ -200,10 +235,19 @@ def run_play(args: argparse.Namespace) -> int:
         db_path = Path(config.db_path) if config.db_path != "crib.db" else _DEFAULT_DB
         db_path.parent.mkdir(parents=True, exist_ok=True)
     recording = None
+    scripted = False
     if replaying:
         from companion.app.simulate import DEMO_PATH, Recording
 
         recording = Recording.load(args.recording or DEMO_PATH)
+        if args.variant is not None and config.variant != recording.variant:
+            if args.recording:
+                raise ValueError(f"{args.recording} is a game of {recording.variant}, not {config.variant}")
+            from companion.app.simulate import DEMO_SEED, script_game
+
+            # No recording of this game is bundled: a scripted one, dealt from the demo's seed.
+            recording = script_game(DEMO_SEED, mode=config.mode, variant=config.variant)
+            scripted = True
         from companion.app.config import DEFAULT_PLAYERS
         from companion.rules.variants import variant_named
 
@@ -212,7 +256,7 @@ def run_play(args: argparse.Namespace) -> int:
         names = config.players if len(config.players) == seats else DEFAULT_PLAYERS[:seats]
         config = config.with_changes(mode=recording.mode, variant=recording.variant, players=names)
     if args.players:
-        config = config.with_changes(players=tuple(args.players))
+        config = config.with_changes(players=_names(args.players))
     journal = Journal(db_path)
     try:
         table = resume_table(journal, config)
@@ -282,6 +326,8 @@ def run_play(args: argparse.Namespace) -> int:
         _say(args, f"ready in {ready * 1000:.0f} ms{where}")
         if recording is not None:
             source = "the bundled recording" if not args.recording else args.recording
+            if scripted:
+                source = f"a scripted {recording.variant} game"
             counting = "counted by the companion" if recording.mode == "auto" else "players claiming"
             detect, why = _recogniser() if args.frames else (None, "as asked by --events")
             if detect is None:
