@@ -470,6 +470,7 @@ class Table:
                 game.undo_group()
 
     def _next_game(self) -> None:
+        self._kept_seen = {}  # the last deal's, if the game was won before every hand was shown
         if self.game.match_winner is not None:
             self.new_match()
         else:
@@ -517,6 +518,8 @@ class Table:
             state = game.deal_state
             if zone == CRIB_ZONE or card in state.seen or card == state.starter:
                 return  # the last deal's cards, still being turned over or gathered up
+            if self._late_kept(card, zone):
+                return  # a card kept back, turned up after the game was won: not a cut for the next
             self._next_game()
             game = self.game
         try:
@@ -643,6 +646,19 @@ class Table:
         self._kept_seen.setdefault(player, []).append(card)
         self.journal.set_note(self.match_id, "kept_seen", self._kept_note())
         return True
+
+    def _late_kept(self, card: Card, zone: str) -> bool:
+        """Once the game is won: a card in front of a player who kept cards back and has not turned them
+        all up is one of those (True), not the first card of the next game."""
+        player = PLAYER_ZONES.get(zone)
+        if player is None or player >= self.game.variant.players:
+            return False
+        seen = self._kept_seen.setdefault(player, [])
+        if card in seen or len(seen) < self.game.kept_back(player):
+            if card not in seen:
+                seen.append(card)
+            return True
+        return False
 
     def _kept_hand(self, player: int) -> tuple[Card, ...] | None:
         """The hand ``player`` shows: the cards laid and those kept back, once the camera has seen all."""

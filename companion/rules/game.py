@@ -121,6 +121,7 @@ from companion.rules.actions import (
 from companion.rules.core import CHECKPOINT, FIXED, MAX_HAND, MAX_PLAY, copy_state, who
 from companion.rules.dealing import Dealing
 from companion.rules.errors import IllegalAction
+from companion.rules.items import number_word
 from companion.rules.records import (
     DealState,
     GameResult,
@@ -442,6 +443,10 @@ class Game(Dealing, Showing):
         if self.phase is Phase.SHOW:
             player, what = self.show_order()[state.show_step]
             verb = "claim" if self.counting is Counting.CLAIMS else "show"
+            if what == "hand" and self.shown_hand(player) is None:
+                kept = self.kept_back(player)
+                cards = "the card" if kept == 1 else f"the {number_word(kept)} cards"
+                return f"{who(player)} to {verb} the hand, turning up {cards} kept back from the play"
             return f"{who(player)} to {verb} the {what}"
         if self.match_winner is not None:
             return f"the match is over: {self.side_name(self.match_winner)} won"

@@ -87,9 +87,12 @@ class Variant:
 
 
 def skunk_lines_for(target: int) -> tuple[int, int | None]:
-    """Skunk 30 holes short of the target, double skunk 60 short (none if that is at the start)."""
+    """Skunk 30 holes short of the target, double skunk 60 short (none if that is at the start).
+
+    A game shorter than 30 points has no skunk: its line is the start (0), which no score is below.
+    """
     double = target - 60
-    return target - 30, (double if double > 1 else None)
+    return max(target - 30, 0), (double if double > 1 else None)
 
 
 SIX_CARD: Final = Variant("six-card", 2, 6, 2, 0, 121, False, False)

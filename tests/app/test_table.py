@@ -13,6 +13,7 @@ from companion.app.simulate import script_game
 from companion.app.store import Journal
 from companion.app.table import Table
 from companion.app.view import build_view, deal_rows
+from companion.cards import Card
 from companion.cli import main
 from companion.events import (
     CallMuggins,
@@ -81,6 +82,21 @@ def test_five_card_cards_kept_back_are_counted_with_the_hand_and_survive_a_resta
     feed(again, lay("crib 2c", "crib 3c", "crib Qs", "crib Ks"))
     assert again.game.scores == [3 + 8 + 7, 3 + 8]
     assert again.game.phase is Phase.DEAL
+
+
+def test_five_card_a_card_kept_back_turned_up_after_the_game_is_won_is_not_the_next_cut() -> None:
+    """Ann deals 10d As 8c, Bob holds Kh Qc 9s, starter 5h (a game to 7).  Bob Kh, Ann 10d, Bob Qc, Ann
+    As: 31 for two ends the play (Ann keeps 8c, Bob 9s).  Bob turns up 9s: Kh Qc 9s + 5h is fifteen
+    four, and Bob, with three for last, reaches 7 and wins.  Ann turns up her 8c anyway: the game is
+    over, and it is not her cut for the next game."""
+    played = table(variant="five-card", target=7, games_to_win=2)
+    feed(played, [*opening(0)[:-1], CardLanded("5h", "starter")])
+    feed(played, lay("player1 Kh", "player0 10d", "player1 Qc", "player0 As", "player1 9s"))
+    assert played.game.phase is Phase.GAME_OVER and played.game.scores == [2, 7]
+    feed(played, lay("player0 8c"))
+    assert played.game.phase is Phase.GAME_OVER and played.game.game_number == 1
+    feed(played, [CardLanded("Ah", "starter")])  # the next game's first starter: it begins
+    assert played.game.game_number == 2 and played.game.deal_state.starter == Card.parse("Ah")
 
 
 def test_five_card_a_card_kept_back_seen_before_a_restart_is_counted_after_it(tmp_path: Path) -> None:

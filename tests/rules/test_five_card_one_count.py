@@ -161,6 +161,7 @@ def test_the_automatic_show_waits_for_cards_kept_back_face_down() -> None:
     deal_go_hands(game, face_up=False)
     play_to_the_go(game)
     assert game.phase is Phase.SHOW and game.snapshot().show_next == (1, "hand")
+    assert game.waiting_for() == "player 1 to show the hand, turning up the card kept back from the play"
     game.count(1, "hand", parse_cards("7h 8h 9h"))
     # The dealer's hand is known (all laid): shown by the engine; the crib, face down, waits.
     assert game.snapshot().show_next == (0, "crib")

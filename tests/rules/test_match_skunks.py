@@ -68,3 +68,13 @@ def test_the_double_skunk_line_stays_61_when_only_the_skunk_line_is_given() -> N
     text = io.StringIO()
     write_game(Game(read_game(["skunk 95"]).settings), text)
     assert "skunk 95" in text.getvalue().splitlines()
+
+
+def test_a_game_shorter_than_thirty_points_has_no_skunk() -> None:
+    """The skunk line is 30 holes short of the target ("skunk (< 91)" in a game to 121); in a game to
+    fewer than 30 that is before the start, so nobody is skunked, and the settings still save."""
+    settings = Settings(target=7)
+    assert settings.skunk == (0, None)
+    assert Settings.from_dict(settings.to_dict()).skunk == (0, None)
+    game = random_game(random.Random(3), replace(settings, match_games=1))
+    assert game.over and game.skunk is None
