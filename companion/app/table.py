@@ -1,9 +1,5 @@
 """The table: what the camera, the knobs and the scoreboard report, turned into the engine's actions.
 
-Why one module of some 700 lines: every kind of event is read against the same game, journal and
-pending question, and the rules for the cut, the starter, the play, the show and the questions share
-that state; split, each part would reach back into the others.
-
 This is the game loop's brain, kept free of threads and timers so it can be tested event by event.  It
 owns the rules engine's :class:`~companion.rules.game.Game` and the :class:`~companion.app.store.Journal`;
 each event is interpreted against the game as it stands:
@@ -15,18 +11,14 @@ each event is interpreted against the game as it stands:
   same player lays twice running or a card would pass 31 (the opponent, or both, must have said go;
   with four players, everyone round the table between the last to lay and this one);
   the knob's press also says go;
-* **the show** -- the hands are the cards each player laid, and in five-card cribbage, whose play ends
-  at the first go, any card kept back and turned face up in front of its player; the crib is counted
-  when its four cards are turned face up.  With automatic counting the engine pegs each count; with
-  claims each player dials and pegs a claim and under-claimed points are offered to the opponent
-  (muggins).
+* **the show** -- the hands are the cards each player laid (and any kept back in five-card cribbage),
+  the crib its four cards turned face up (:mod:`companion.app.show_cards` follows them).  With automatic
+  counting the engine pegs each count; with claims each player dials and pegs a claim and
+  under-claimed points are offered to the opponent (muggins).
 
-A card the camera could not read, a card seen twice in one deal, a card that no legal play explains, or
-a crib gathered up (or a new starter turned) before the camera read all four crib cards is not guessed
-at: the table asks for a correction (pick the right card from a list, or undo) and nothing is pegged
-until it is given.  The list is answered on the scoreboard or with either player's knob: while
-a question waits, turning a knob moves the highlight through the choices and pressing it answers with
-the highlighted card, exactly as picking that card on the scoreboard does.
+A card that does not fit is never guessed at: the table asks a question (:mod:`companion.app.questions`)
+and reads nothing past it until it is answered.  The three modules are one object, :class:`Table`, each
+keeping its own part of the state: every event is read against the same game and journal.
 
 Four players in partnership (``variant = "four-player"``) sit round the table in the order named, so the
 deal, the play and the show go round from the dealer's left; each seat has its own zone, partners
@@ -43,12 +35,13 @@ engine and in the journal, each whole, so an undo never leaves half of what one 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
 from companion.app.config import TableConfig
+from companion.app.questions import CRIB_ZONE, PLAYER_ZONES, STARTER_ZONE, Correction, raise_refusal
+from companion.app.show_cards import ShowCards
 from companion.app.store import GameSummary, Journal, SeatSummary
-from companion.cards import Card, InvalidCard, full_deck
+from companion.cards import Card, InvalidCard
 from companion.events import (
     CallMuggins,
     CardLanded,
@@ -91,28 +84,7 @@ from companion.rules.notation import action_from_line, format_action
 
 __all__ = ["PLAYER_ZONES", "Correction", "Table", "game_summaries", "side_names"]
 
-#: The zones the camera's calibration names, and which player each belongs to (four seats round the
-#: table for four players: player0 near, then on round to the left).
-PLAYER_ZONES: Final = {
-    **{f"player{seat}": seat for seat in range(4)},
-    **{f"cut{seat}": seat for seat in range(4)},
-}
-STARTER_ZONE: Final = "starter"
-CRIB_ZONE: Final = "crib"
 _SKUNK: Final = {None: 0, "skunk": 1, "double-skunk": 2}
-
-
-@dataclass(frozen=True, slots=True)
-class Correction:
-    """A card the table will not guess at: the question, where it lay, what the camera said, the choices."""
-
-    message: str
-    zone: str
-    seen: str
-    choices: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, object]:
-        return {"message": self.message, "zone": self.zone, "seen": self.seen, "choices": list(self.choices)}
 
 
 def _settings_dict(config: TableConfig, chosen: Mapping[str, object] | None = None) -> dict[str, Any]:
@@ -125,24 +97,15 @@ def _settings_dict(config: TableConfig, chosen: Mapping[str, object] | None = No
     return settings.to_dict()
 
 
-class Table:
+class Table(ShowCards):
     """One table's game: the engine, its journal, and the deal followed from events."""
 
     def __init__(self, journal: Journal, config: TableConfig) -> None:
+        super().__init__()
         self.journal = journal
         self.config = config
-        self._correction: Correction | None = None
-        self.highlighted = 0
-        """The index in ``correction.choices`` the knobs point at (turn to move it, press to answer)."""
         self.notice = ""
         self.dial: dict[int, int] = dict.fromkeys(range(len(config.players)), 0)
-        self._crib_seen: list[Card] = []
-        self._kept_seen: dict[int, list[Card]] = {}
-        """Cards turned up in the show in front of a player who kept them back when the play ended."""
-        self._held: list[tuple[str, str]] = []
-        """Cards laid while a correction is asked for, read once it is answered."""
-        self._held_claim: tuple[int, int, bool] | None = None
-        """A crib claim pegged while a crib card was unread: pegged again once the card is named."""
         self._recorded = 0
         self._event_cursor: int | None = None
         self.cursor = -1
@@ -152,33 +115,19 @@ class Table:
             self._begin_match()
         else:
             self.match_id = saved.id
-            self.players: tuple[str, ...] = saved.players
+            self.players = saved.players
             self.settings = Settings.from_dict(saved.settings)
             self.game = Game(self.settings)
             for group in saved.groups:
                 self.game.apply_group([action_from_line(line) for line in group])
             self.cursor = saved.cursor
             self._recorded = len(self.game.games)
-            self._crib_seen = [Card.parse(c) for c in journal.note(saved.id, "crib_seen", [])]
-            for player, text in journal.note(saved.id, "kept_seen", []):
-                self._kept_seen.setdefault(int(player), []).append(Card.parse(text))
+            self._read_show_notes(saved.id)
             self._event_cursor = None if self.cursor < 0 else self.cursor
             self._count_crib()  # a crib seen whole before a power cut is counted now
             self._sync_record()
             self._event_cursor = None
         self.resumed = saved is not None and bool(saved.actions)
-
-    @property
-    def correction(self) -> Correction | None:
-        """The question waiting for an answer, if any (nothing is read past it)."""
-        return self._correction
-
-    @correction.setter
-    def correction(self, question: Correction | None) -> None:
-        # Every new question (or none) starts the knobs' highlight at the first choice: for a misread,
-        # a card sharing its rank or suit.
-        self._correction = question
-        self.highlighted = 0
 
     # -- matches -----------------------------------------------------------------------------------
 
@@ -192,19 +141,9 @@ class Table:
         self._reset_follower()
 
     def _reset_follower(self) -> None:
-        self.correction = None
-        self._held = []
-        self._held_claim = None
+        self._forget_questions()
         self.dial = dict.fromkeys(range(len(self.players)), 0)
-        self._set_crib_seen([])
-        self._kept_seen = {}
-        self.journal.set_note(self.match_id, "kept_seen", [])
-
-    def _set_crib_seen(self, cards: list[Card]) -> None:
-        """The crib cards seen so far, kept in the journal too (they are not actions until counted)."""
-        if cards != self._crib_seen or not cards:
-            self._crib_seen = cards
-            self.journal.set_note(self.match_id, "crib_seen", [str(c) for c in cards])
+        self._forget_show()
 
     def new_match(self, chosen: Mapping[str, object] | None = None) -> None:
         """Abandon (or close, if decided) the match in progress and start afresh, under the house rules
@@ -232,14 +171,6 @@ class Table:
                 side = self.game.side_of(player)
                 return side, min(self.game.target, self.game.scores[side] + dial)
         return None
-
-    def _kept_note(self) -> list[list[object]]:
-        """The cards kept back and seen, as the journal keeps them: [player, card] pairs."""
-        return [[p, str(c)] for p, cards in sorted(self._kept_seen.items()) for c in cards]
-
-    def crib_seen(self) -> tuple[str, ...]:
-        """Crib cards the camera has seen turned up, before the crib is counted."""
-        return tuple(str(c) for c in self._crib_seen)
 
     # -- doing, journalled first ---------------------------------------------------------------------
 
@@ -339,8 +270,7 @@ class Table:
                     self._do([SwitchCounting(counting)])
                     self._count_crib()
             case DialClaim(steps=steps) if self.correction is not None:
-                choices = len(self.correction.choices)
-                self.highlighted = (self.highlighted + steps) % choices if choices else 0
+                self._turn_highlight(steps)
             case DialClaim(knob, steps):
                 player = self._knob_player(knob)
                 self.dial[player] = max(0, min(29, self.dial.get(player, 0) + steps))
@@ -374,30 +304,6 @@ class Table:
             game.turn() if game.phase is Phase.PLAY else None,
         ]
         return next((p for p in waiting if p is not None and game.side_of(p) == knob), knob)
-
-    def _answer(self, card: str, zone: str) -> None:
-        """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
-        self.correction = None
-        if zone == CRIB_ZONE:
-            # A card held back while the crib was asked about may be the one now named (turned up on the
-            # wrong spot): it is a crib card, not the next starter.
-            self._held = [(text, at) for text, at in self._held if text != card]
-        self._landed(card, zone, corrected=True)
-        self._release_held()
-        if self._held_claim is not None and self.correction is None:
-            player, points, knob = self._held_claim
-            self._held_claim = None
-            self._peg(player, points, knob=knob)
-
-    def _answer_highlighted(self) -> None:
-        """A knob pressed while a question waits: answer with the highlighted choice."""
-        correction = self.correction
-        assert correction is not None
-        if not correction.choices:
-            self.notice = "there is no card left to choose: undo to dismiss the question"
-            return
-        card = correction.choices[self.highlighted % len(correction.choices)]
-        self._answer(card, correction.zone)
 
     def _peg(self, player: int, points: int, *, knob: bool) -> None:
         game = self.game
@@ -477,29 +383,6 @@ class Table:
             self._do([NextGame()])
 
     # -- following the deal from the camera -----------------------------------------------------------
-
-    def _unseen(self, like: str = "") -> tuple[str, ...]:
-        """Cards not seen this deal: the ones a misread card could really be.  Those sharing a rank or a
-        suit with what the camera read come first (a misread usually gets one of the two right)."""
-        state = self.game.deal_state
-        seen = set(state.seen) | ({state.starter} if state.starter else set()) | set(self._crib_seen)
-        seen |= {c for cards in self._kept_seen.values() for c in cards}
-        cards = [c for c in full_deck() if c not in seen]
-        if like and like not in ("unknown", "back"):
-            read = Card.parse(like)
-            cards.sort(key=lambda c: (c.rank is not read.rank and c.suit is not read.suit, c.index))
-        return tuple(str(c) for c in cards)
-
-    def _ask(self, message: str, zone: str, seen: str, likely: Sequence[str] = ()) -> None:
-        choices = self._unseen(seen)
-        first = [c for c in likely if c in choices]  # what the camera's frames said, most likely first
-        self.correction = Correction(message, zone, seen, (*first, *(c for c in choices if c not in first)))
-
-    def _release_held(self) -> None:
-        """Cards laid while a correction was waiting, now read in order (until one needs asking about)."""
-        while self._held and self.correction is None:
-            text, zone = self._held.pop(0)
-            self._landed(text, zone)
 
     def _landed(self, text: str, zone: str, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
         if text == "back":
@@ -607,129 +490,6 @@ class Table:
                 game.undo_group()
         game.verify_play(player, card)  # raises the engine's own sentence for what is wrong
         raise_refusal(f"no go explains {card} laid by {self.players[player]}")
-
-    def _shown(self, card: Card, zone: str) -> None:
-        state = self.game.deal_state
-        if zone == STARTER_ZONE and card != state.starter and self._crib_short():
-            # The next deal's starter (any card but this deal's, once the pack is shuffled): the crib
-            # went back with a card the camera never read. That card is asked for; the starter waits
-            # for the answer.
-            self._held.append((str(card), zone))
-            self._ask_for_crib()
-            return
-        if card in state.seen or card == state.starter or card in self._crib_seen:
-            return  # a card of the play or the starter, seen again as the hands are shown
-        if self._kept_card(card, zone):
-            self._count_crib()  # the hand counted once all its cards are seen (and the crib, if ready)
-            return
-        if len(self._crib_seen) >= 4:
-            raise_refusal("the crib already has four cards")
-        seen = [*self._crib_seen, card]
-        if not self._count_crib(seen):  # the fourth card and the count reach the journal together
-            self._set_crib_seen(seen)
-
-    def _kept_card(self, card: Card, zone: str) -> bool:
-        """A card turned up in front of a player whose hand, still to be shown, has cards kept back
-        when a one-count play ended: noted as one of them (True), and the hand counted once all are."""
-        game = self.game
-        player = PLAYER_ZONES.get(zone)
-        if player is None or player >= game.variant.players:
-            return False
-        kept = game.kept_back(player)
-        to_show = game.show_order()[game.deal_state.show_step :]
-        if not kept or (player, "hand") not in to_show or game.shown_hand(player) is not None:
-            return False
-        if card in self._kept_seen.get(player, []):
-            return True  # seen again
-        if len(self._kept_seen.get(player, [])) >= kept:
-            raise_refusal(f"{self.players[player]} kept back only {kept} card(s) when the play ended")
-        self._kept_seen.setdefault(player, []).append(card)
-        self.journal.set_note(self.match_id, "kept_seen", self._kept_note())
-        return True
-
-    def _late_kept(self, card: Card, zone: str) -> bool:
-        """Once the game is won: a card in front of a player who kept cards back and has not turned them
-        all up is one of those (True), not the first card of the next game."""
-        player = PLAYER_ZONES.get(zone)
-        if player is None or player >= self.game.variant.players:
-            return False
-        seen = self._kept_seen.setdefault(player, [])
-        if card in seen or len(seen) < self.game.kept_back(player):
-            if card not in seen:
-                seen.append(card)
-            return True
-        return False
-
-    def _kept_hand(self, player: int) -> tuple[Card, ...] | None:
-        """The hand ``player`` shows: the cards laid and those kept back, once the camera has seen all."""
-        game = self.game
-        seen = self._kept_seen.get(player, [])
-        if len(seen) != game.kept_back(player):
-            return None
-        return (*game.deal_state.played_by[player], *seen)
-
-    def _forget_kept(self, player: int) -> None:
-        if self._kept_seen.pop(player, None) is not None:
-            self.journal.set_note(self.match_id, "kept_seen", self._kept_note())
-
-    def _count_kept(self) -> None:
-        """Automatic counting: a hand with cards kept back (dealt face down, so unknown to the engine)
-        is shown as soon as the camera has seen them turned up, in the show's order."""
-        game = self.game
-        while game.counting is Counting.AUTO and game.phase is Phase.SHOW:
-            nxt = game.snapshot().show_next
-            if nxt is None or nxt[1] != "hand":
-                return
-            player = nxt[0]
-            cards = self._kept_hand(player)
-            if cards is None:
-                return
-            rest = [pair for pair in self._kept_note() if pair[0] != player]
-            self._do([Count(player, "hand", cards)], notes={"kept_seen": rest})
-            self._kept_seen.pop(player, None)
-
-    def _crib_short(self) -> bool:
-        """The show is on and the crib, still to be counted, lacks cards the camera has not read."""
-        return self.game.phase is Phase.SHOW and self._crib_cards() is None
-
-    def _ask_for_crib(self) -> None:
-        if self.correction is None:
-            seen = len({*self.game.deal_state.crib_known, *self._crib_seen})
-            message = f"The camera saw {seen} of the crib's four cards: which card is missing?"
-            self._ask(message, CRIB_ZONE, "")
-
-    def _crib_cards(self, seen: Sequence[Card] | None = None) -> tuple[Card, ...] | None:
-        state = self.game.deal_state
-        known = list(state.crib_known)
-        cards = known + [c for c in (self._crib_seen if seen is None else seen) if c not in known]
-        return tuple(cards) if len(cards) == 4 else None
-
-    def _count_crib(self, seen: Sequence[Card] | None = None) -> bool:
-        """Automatic counting shows the hands by itself (an engine setting); the crib, thrown face down,
-        is shown once the camera has seen its four cards turned up (``seen``: the crib cards seen, if
-        not yet noted).  True if the crib was counted.
-
-        The count clears the note of crib cards in its own transaction, so a power cut never leaves
-        a counted crib's cards noted, nor a crib's fourth card noted without the count its event made
-        (a resume would count it under an earlier event's cursor)."""
-        self._count_kept()
-        game = self.game
-        if game.counting is not Counting.AUTO or game.snapshot().show_next != (game.dealer, "crib"):
-            return False
-        cards = self._crib_cards(seen)
-        if cards is None or game.dealer is None:
-            return False
-        self._do([Count(game.dealer, "crib", cards)], notes={"crib_seen": []})
-        self._crib_seen = []
-        return True
-
-
-class _Refusal(RulesError):
-    """A table event that no legal action explains."""
-
-
-def raise_refusal(message: str) -> NoReturn:
-    raise _Refusal(message)
 
 
 def _zone_words(zone: str, players: Sequence[str]) -> str:
