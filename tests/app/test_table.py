@@ -74,6 +74,9 @@ def test_five_card_cards_kept_back_are_counted_with_the_hand_and_survive_a_resta
     feed(played, lay("player1 7h", "player0 5h", "player1 8h", "player0 5d", "player0 5s"))
     assert played.game.phase is Phase.SHOW and played.game.scores == [3, 3]
     assert played.game.snapshot().show_next == (1, "hand")  # waiting for the card Bob kept
+    view = build_view(played)  # the scoreboard says what the table waits for, and offers no go
+    assert view["phase"] == "show" and not view["can_go"]
+    assert "Bob to show the hand, turning up the card kept back from the play" in view["phase_text"]
     feed(played, lay("player1 9h"))
     assert played.game.scores == [3 + 8, 3 + 8]  # Bob's hand, then Ann's, shown by the engine
     assert played.game.snapshot().show_next == (0, "crib")
