@@ -5,7 +5,9 @@ Each image is handled on its own: a missing or unreadable file, a folder or an i
 safely (see :mod:`companion.vision.images`) is one line on stderr naming it, the other images still run,
 and the exit status is 1 if any failed. ``--filmed`` reads the images as consecutive frames of one
 camera, as the companion reads its camera: each compared with the table as last read and read only
-where it changed.
+where it changed. ``--layout`` reads them with a table layout's plane (a camera at a slant, calibrated
+from the marker cards): each warped to the view from above, read there, the outlines given in the
+image's own pixels.
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ def register(subparsers: Any) -> None:
         "it changed since the one before (the time each frame took is its 'ms')",
     )
     detect.add_argument(
+        "--layout",
+        type=Path,
+        metavar="TABLE.json",
+        help="a table layout saved at calibration: a camera at a slant has its images read as if from above",
+    )
+    detect.add_argument(
         "--draw",
         type=Path,
         metavar="OUT.png",
@@ -60,7 +68,23 @@ def run_detect(args: argparse.Namespace) -> int:
     from companion.vision.recognise import Recogniser, duplicates
     from companion.vision.render import draw_sightings
 
-    recogniser = Recogniser(filmed=args.filmed)
+    from companion.vision.plane import TopDown
+    from companion.vision.zones import TableLayout
+
+    reader: Recogniser | TopDown = Recogniser(filmed=args.filmed)
+    if args.layout is not None:
+        try:
+            layout = TableLayout.load(args.layout)
+        except OSError as error:
+            print(
+                f"crib detect: cannot read the table layout {args.layout} ({error.strerror})", file=sys.stderr
+            )
+            return 1
+        except ValueError as error:
+            print(f"crib detect: {error}", file=sys.stderr)
+            return 1
+        if layout.plane is not None:
+            reader = TopDown(reader, layout.plane)
     failed = 0
     images: list[Path] = args.images
     for path in images:
@@ -71,7 +95,7 @@ def run_detect(args: argparse.Namespace) -> int:
             failed += 1
             continue
         start = time.perf_counter()
-        sightings = recogniser.detect(frame)
+        sightings = reader.detect(frame)
         ms = (time.perf_counter() - start) * 1000
         doubled = duplicates(sightings)
         if args.json:
