@@ -11,7 +11,7 @@ its border, and its outer edge is the card's edge, whatever the table is.
 
 The card's shape is fitted too, held near :data:`ASPECT`: decks differ (poker cards are 88 x 63 mm,
 1.40; bridge cards 88 x 57 mm, 1.54; the project's real deck photos 1.54, its demo deck 1.50). Cards
-lying at different turns settle it, and so does the far side's cards looking smaller than the near
+lying at different turns settle it, and so do the far side's cards looking smaller than the near
 side's; where nothing does (cards all lying one way under a camera straight above) the fit keeps near
 the middle value, wrong by a few per cent at most: a view the recogniser reads as well as from above.
 
@@ -41,13 +41,14 @@ Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tupl
 #: poker deck's 1.40 and a bridge deck's 1.54), and the range it may take.
 ASPECT: Final = 1.47
 ASPECT_RANGE: Final = (1.3, 1.65)
-#: How firmly the aspect is held near ASPECT: a change of 0.1 weighs as much as one corner a fiftieth
-#: of a card's width out of place.
-ASPECT_HOLD: Final = 0.2
+#: How firmly the aspect is held near ASPECT (per unit of aspect, in card widths of a corner's
+#: distance): a change of 0.1 weighs as much as one corner 0.004 card widths out of place, a quarter
+#: of a pixel on a card 60 pixels wide; the hold only decides where the cards cannot.
+ASPECT_HOLD: Final = 0.04
 #: A view is taken as straight from above when the plane stretches no part of the frame by more than
 #: this share more in one direction than in another, and no part of it is this share larger than
-#: another (a camera under about 20 degrees off straight down, which the recogniser reads as it reads
-#: cards seen from above: 95 % and more of them at 15 and 30 degrees).
+#: another: a camera within about 4 degrees of straight down (a 60-degree lens; at 5 degrees the
+#: frame's corners are stretched 6 % and 9 %). Fits to straight-down tables stretch at most 1.1 %.
 FLAT: Final = 0.06
 #: A card's outline whose corners lie this far (root mean square, in card widths) from the rectangle
 #: fitted to all the cards is no card's (or another's is not: corners are found to about a hundredth of
@@ -240,7 +241,7 @@ def _residuals(p: F64, quads: list[F64], shifts: list[int]) -> F64:
             c, s = math.cos(angle), math.sin(angle)
             card = card @ np.array([[c, -s], [s, c]]).T + (tx, ty)
         out.append((_apply(m, quad) - card).ravel())
-    out.append(np.array([(aspect - ASPECT) * ASPECT_HOLD / 0.1 * 0.02]))
+    out.append(np.array([(aspect - ASPECT) * ASPECT_HOLD]))
     return np.concatenate(out)
 
 

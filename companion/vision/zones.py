@@ -163,8 +163,9 @@ class TableLayout:
 def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> TableLayout:
     """A layout from one frame: marker cards where present, the default layout for an empty table.
 
-    With marker cards, the table's plane is fitted from their outlines too (None for a camera straight
-    above, or where no card's outline stands clear): see :func:`companion.vision.rectify.fit_plane`.
+    With marker cards, the table's plane is fitted from their outlines too, and from any other card's
+    lying alone (None for a camera straight above, or where no card's outline stands clear): see
+    :func:`companion.vision.rectify.fit_plane`.
     """
     height, width = frame.shape[:2]
     sightings = list(sightings)
@@ -182,5 +183,4 @@ def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> 
         )
     from companion.vision.rectify import fit_plane
 
-    markers = [s for s in sightings if s.card is not None and s.card in MARKERS]
-    return TableLayout((width, height), tuple(sorted(found.items())), fit_plane(frame, markers))
+    return TableLayout((width, height), tuple(sorted(found.items())), fit_plane(frame, sightings))
