@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["TablePlane", "TopDown"]
+__all__ = ["TablePlane", "TopDown", "edge_colour"]
 
 _Row = tuple[float, float, float]
 
@@ -83,24 +83,22 @@ class TablePlane:
             m = m @ np.diag([sx, sy, 1.0])
         return m
 
-    def top_down(self, frame: Frame) -> Frame:
-        """``frame`` as seen from straight above (the gaps beyond the frame filled with its median
-        colour of the edges: a mirrored card there would be a second card)."""
+    def top_down(self, frame: Frame, fill: tuple[float, float, float] | None = None) -> Frame:
+        """``frame`` as seen from straight above, the parts of the view beyond the frame filled with
+        ``fill`` (default: :func:`edge_colour` of the frame; a mirrored card there would be a second
+        card)."""
         import cv2
-        import numpy as np
 
         h, w = frame.shape[:2]
-        edges = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]])
-        fill = tuple(float(v) for v in np.median(edges, axis=0))
         out = cv2.warpPerspective(
             frame,
             self.matrix((w, h)),
             self.size,
             flags=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
-            borderValue=fill,
+            borderValue=fill if fill is not None else edge_colour(frame),
         )
-        result: Frame = np.asarray(out, np.uint8)
+        result: Frame = out.astype("uint8", copy=False)
         return result
 
     def to_frame(
@@ -139,6 +137,15 @@ class TablePlane:
             raise ValueError(f"not a table plane: {error}") from error
 
 
+def edge_colour(frame: Frame) -> tuple[float, float, float]:
+    """The median colour of ``frame``'s edges: the table's, most often."""
+    import numpy as np
+
+    edges = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]])
+    b, g, r = (float(v) for v in np.median(edges, axis=0))
+    return b, g, r
+
+
 class Detector(Protocol):
     """Anything that names the cards in a frame (the recogniser)."""
 
@@ -151,7 +158,9 @@ class TopDown:
     Each frame is warped to the table's view from above (:meth:`TablePlane.top_down`), read there by
     ``recogniser``, and every sighting's outline mapped back to the frame's pixels, so zones, the
     tracker and drawings see frame pixels as ever. A filmed recogniser compares the warped frames with
-    each other, so its reading only where something moved works as before.
+    each other, so its reading only where something moved works as before; for that the parts of the
+    view beyond the frame keep one colour (the first frame's edges'), or a hand reaching in at the
+    frame's edge would change them all.
     """
 
     def __init__(self, recogniser: Detector, plane: TablePlane) -> None:
@@ -162,14 +171,18 @@ class TopDown:
         longest = max(plane.size)
         if getattr(recogniser, "max_side", longest) < longest:
             recogniser.max_side = longest  # type: ignore[attr-defined]
+        self._fill: tuple[float, float, float] | None = None
 
     def detect(self, frame: Frame) -> list[Sighting]:
         size = (frame.shape[1], frame.shape[0])
-        seen = self.recogniser.detect(self.plane.top_down(frame))
+        if self._fill is None:
+            self._fill = edge_colour(frame)
+        seen = self.recogniser.detect(self.plane.top_down(frame, self._fill))
         return [replace(s, corners=self.plane.to_frame(s.corners, size)) for s in seen]
 
     def forget(self) -> None:
         """Forget the frames read so far (see ``Recogniser.forget``)."""
+        self._fill = None
         forget = getattr(self.recogniser, "forget", None)
         if forget is not None:
             forget()

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from companion.vision.plane import TablePlane, TopDown
+from companion.vision.plane import TablePlane, TopDown, edge_colour
 from companion.vision.recognise import Recogniser
 from companion.vision.rectify import card_outlines, fit_plane, rectifying
 from companion.vision.types import Sighting
@@ -215,3 +215,47 @@ def test_an_outline_no_card_fits_is_left_out() -> None:
     _, aspect, rms = fitted
     assert aspect == pytest.approx(REAL_ASPECT, rel=0.01)
     assert rms < 0.005
+
+
+class _Views:
+    """Stands in for the recogniser: keeps each view it is given, sees nothing."""
+
+    def __init__(self) -> None:
+        self.views: list[np.ndarray] = []
+
+    def detect(self, frame: np.ndarray) -> list[Sighting]:
+        self.views.append(frame)
+        return []
+
+
+def test_a_hand_at_the_frames_edge_leaves_the_view_beyond_the_frame_as_it_was() -> None:
+    """The filmed recogniser reads only where the view changed: the parts of the view beyond the
+    frame keep the first frame's colour, so arms reaching in change the view only where they are."""
+    frame, _ = marker_table(15)
+    seen = seen_at(frame, tilt_homography(45))
+    reached = seen.copy()
+    # Players leaning over the near edge and reaching in from the left: most of the frame's edge.
+    reached[-60:, :] = (120, 150, 200)
+    reached[:, :60] = (120, 150, 200)
+    reached[:60, :400] = (120, 150, 200)
+    assert edge_colour(reached) != edge_colour(seen)
+    views = _Views()
+    view = TopDown(views, _plane_at(45))
+    view.detect(seen)
+    view.detect(reached)
+    first, second = views.views
+    inside = cv2.warpPerspective(
+        np.ones(seen.shape[:2], np.uint8), _plane_at(45).matrix(), _plane_at(45).size
+    )
+    beyond = cv2.dilate(inside, np.ones((5, 5), np.uint8)) == 0  # clear of the frame's blended edge
+    assert beyond.sum() > 0.2 * beyond.size
+    assert np.array_equal(first[beyond], second[beyond])
+    assert not np.array_equal(first[inside == 1], second[inside == 1])
+
+
+def _plane_at(degrees: int) -> TablePlane:
+    """The plane that undoes :func:`tilt_homography` exactly, its view the straight-down frame shrunk
+    to half about its middle (so the view reaches beyond the frame)."""
+    w, h = SIZE
+    half = np.array([[0.5, 0, w / 4], [0, 0.5, h / 4], [0, 0, 1]])
+    return TablePlane.of(half @ np.linalg.inv(tilt_homography(degrees)), SIZE, SIZE)
