@@ -365,18 +365,22 @@ def _local(m: F64, point: tuple[float, float]) -> tuple[float, float]:
 
 def fit_plane(frame: Frame, sightings: Iterable[Sighting]) -> TablePlane | None:
     """The table's plane from the outlines of the cards read in ``frame`` (marker cards at
-    calibration), or None where no card's outline stands clear or the camera looks from (nearly)
-    straight above (see :data:`FLAT`).
+    calibration), or None where the camera looks from (nearly) straight above (see :data:`FLAT`), or
+    where the fit is not to be trusted: fewer than two cards' outlines stand clear (one card's outline
+    says little of how the far side shrinks), or the outlines fit no one plane (:data:`ODD_CARD`), or
+    only a deck no one plays with (outside ``ASPECT_RANGE``).
 
     The view from above is placed so that the frame's middle keeps its up and down, turned no more
     than the straightening needs, and scaled so that a card is as wide as the middle card of those
     fitted showed in the frame.
     """
     quads = card_outlines(frame, sightings)
-    found = rectifying(quads)
+    found = rectifying(quads) if len(quads) >= 2 else None
     if found is None:
         return None
-    m, aspect, _ = found
+    m, aspect, rms = found
+    if rms > ODD_CARD or not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
+        return None  # no one plane fits the outlines: reading as the frames come is the safer
     h, w = frame.shape[:2]
     probes = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0), (w / 2, h / 2)]
     stretch = [_local(m, p) for p in probes]

@@ -259,3 +259,14 @@ def _plane_at(degrees: int) -> TablePlane:
     w, h = SIZE
     half = np.array([[0.5, 0, w / 4], [0, 0.5, h / 4], [0, 0, 1]])
     return TablePlane.of(half @ np.linalg.inv(tilt_homography(degrees)), SIZE, SIZE)
+
+
+def test_one_cards_outline_alone_gives_no_plane(still: Recogniser) -> None:
+    """One card says little of how the far side shrinks: such a camera is read as the frames come."""
+    m = tilt_homography(30)
+    frame, _ = marker_table(16)
+    seen = seen_at(frame, m)
+    sightings = [s for s in still.detect(seen) if s.label == "As"]
+    assert len(card_outlines(seen, sightings)) == 1
+    assert fit_plane(seen, sightings) is None
+    assert fit_plane(seen, still.detect(seen)) is not None
