@@ -14,7 +14,7 @@ from companion.vision.recognise import Recogniser
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
 from tests.vision.markers import marker_table, seen_at
-from tests.vision.tables import SIZE, table, tilt_homography, tilted
+from tests.vision.tables import SIZE, landed, table, tilt_homography, tilted
 
 
 @dataclass(frozen=True)
@@ -39,15 +39,23 @@ class _Looking:
 def test_calibrating_at_a_slant_reads_every_later_frame_from_above() -> None:
     m = tilt_homography(45)
     markers, _ = marker_table(21)
-    slanted, _ = tilted(table(2, cards=10), 45)
-    shots = [_Shot(seen_at(markers, m), 0.0), _Shot(slanted.frame, 0.5), _Shot(slanted.frame, 1.0)]
+    first = table(2, cards=10)
+    slanted, _ = tilted(first, 45)
+    laid, _ = tilted(landed(first, 7), 45)
+    shots = [
+        _Shot(seen_at(markers, m), 0.0),
+        _Shot(slanted.frame, 0.5),
+        _Shot(slanted.frame, 0.7),
+        _Shot(laid.frame, 1.0),
+    ]
     looking = _Looking(Recogniser(filmed=True))
     feed = CameraFeed(shots, lambda event, _: None, recogniser=looking)
-    assert feed.run() == 3
+    assert feed.run() == 4
     layout = feed.watch.tracker.layout
     assert layout is not None and layout.plane is not None
     top = layout.plane.size
-    # The first frame as it came (to calibrate), then again from above, and every frame after it so.
+    # The first frame as it came (to calibrate), then again from above, and every frame after it so,
+    # but for the one where nothing moved (what was read stands).
     assert looking.sizes == [SIZE, top, top, top]
 
 
@@ -58,8 +66,10 @@ def test_a_layout_file_with_a_plane_has_the_first_frame_read_from_above(tmp_path
     TableLayout(default.size, default.anchors, plane).save(path)
     looking = _Looking()
     frame = np.zeros((SIZE[1], SIZE[0], 3), np.uint8)
+    card = frame.copy()
+    card[300:450, 600:700] = 255  # a card laid
     feed = CameraFeed(
-        [_Shot(frame, 0.0), _Shot(frame, 0.1)], lambda e, _: None, layout_file=path, recogniser=looking
+        [_Shot(frame, 0.0), _Shot(card, 0.1)], lambda e, _: None, layout_file=path, recogniser=looking
     )
     feed.run()
     assert looking.sizes == [(1500, 800), (1500, 800)]

@@ -19,12 +19,13 @@ import pytest
 from companion.vision.plane import TablePlane, TopDown, edge_colour
 from companion.vision.recognise import Recogniser
 from companion.vision.rectify import card_outlines, fit_plane, rectifying
+from companion.vision.settings import MotionSettings
 from companion.vision.types import Sighting
 from companion.vision.zones import TableLayout, calibrate, play_zone
 from tools.synthesis import tilt_view
 
 from .markers import REAL_ASPECT, card_corners, marker_table, seen_at
-from .tables import SIZE, Score, Table, score, table, tilt_homography, tilted
+from .tables import SIZE, Score, Table, landed, score, table, tilt_homography, tilted
 
 F64 = npt.NDArray[np.float64]
 
@@ -270,3 +271,25 @@ def test_one_cards_outline_alone_gives_no_plane(still: Recogniser) -> None:
     assert len(card_outlines(seen, sightings)) == 1
     assert fit_plane(seen, sightings) is None
     assert fit_plane(seen, still.detect(seen)) is not None
+
+
+def test_a_frame_where_nothing_moved_is_not_warped_again() -> None:
+    """What was read stands where nothing moved; one frame in MotionSettings.reread is read all the
+    same, and any change is read."""
+    t = table(4, cards=9)
+    seen, _ = tilted(t, 45)
+    views = _Views()
+    view = TopDown(views, _plane_at(45))
+    view.detect(seen.frame)
+    for _ in range(10):
+        view.detect(seen.frame)
+    assert len(views.views) == 1
+    for _ in range(MotionSettings().reread):
+        view.detect(seen.frame)
+    assert len(views.views) == 2
+    moved, _ = tilted(landed(t, 5), 45)
+    view.detect(moved.frame)
+    assert len(views.views) == 3
+    view.forget()
+    view.detect(moved.frame)
+    assert len(views.views) == 4
