@@ -181,6 +181,6 @@ def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> 
             "only one marker card seen: lay the ace of spades and the ace of hearts (players 1 and 2), "
             "the king of diamonds (deck) and the king of clubs (crib)"
         )
-    from companion.vision.rectify import fit_plane
+    from companion.vision.rectify import fit_plane  # OpenCV: only once a frame is calibrated from
 
     return TableLayout((width, height), tuple(sorted(found.items())), fit_plane(frame, sightings))
