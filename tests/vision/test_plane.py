@@ -293,3 +293,20 @@ def test_a_frame_where_nothing_moved_is_not_warped_again() -> None:
     view.forget()
     view.detect(moved.frame)
     assert len(views.views) == 4
+
+
+def test_where_a_card_is_laid_only_that_part_of_the_view_is_warped_anew() -> None:
+    """The view read after a card is laid is the new frame's, warped: patched where it changed, the
+    rest kept from the last frame (which the comparison found the same)."""
+    t = table(5, cards=9)
+    before, _ = tilted(t, 45)
+    after, _ = tilted(landed(t, 6), 45)
+    plane = _plane_at(45)
+    views = _Views()
+    view = TopDown(views, plane)
+    view.detect(before.frame)
+    view.detect(after.frame)
+    patched = views.views[-1].astype(np.int16)
+    whole = plane.top_down(after.frame, edge_colour(before.frame)).astype(np.int16)
+    assert np.abs(patched - whole).max() <= 2
+    assert np.abs(patched - plane.top_down(before.frame).astype(np.int16)).max() > 100  # the new card
