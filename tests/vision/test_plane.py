@@ -16,16 +16,18 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from companion.app.deck import load_deck
 from companion.vision.plane import TablePlane, TopDown, edge_colour
 from companion.vision.recognise import Recogniser
 from companion.vision.rectify import card_outlines, fit_plane, rectifying
+from companion.vision.scene import compose
 from companion.vision.settings import MotionSettings
 from companion.vision.types import Sighting
 from companion.vision.zones import TableLayout, calibrate, play_zone
-from tools.synthesis import tilt_view
+from tools.synthesis import TABLES, table_top, tilt_view
 
-from .markers import REAL_ASPECT, card_corners, marker_table, seen_at
-from .tables import SIZE, Score, Table, landed, score, table, tilt_homography, tilted
+from .markers import MARKERS, REAL_ASPECT, card_corners, marker_table, seen_at
+from .tables import SIZE, Score, Table, crop, landed, score, table, tilt_homography, tilted
 
 F64 = npt.NDArray[np.float64]
 
@@ -310,3 +312,25 @@ def test_where_a_card_is_laid_only_that_part_of_the_view_is_warped_anew() -> Non
     whole = plane.top_down(after.frame, edge_colour(before.frame)).astype(np.int16)
     assert np.abs(patched - whole).max() <= 2
     assert np.abs(patched - plane.top_down(before.frame).astype(np.int16)).max() > 100  # the new card
+
+
+@pytest.mark.parametrize("kind", TABLES)
+@pytest.mark.parametrize("deck", ["real", "demo"])
+def test_the_plane_is_found_on_any_table_top_with_either_deck(
+    still: Recogniser, kind: str, deck: str
+) -> None:
+    """The outline is the card's own white, whatever the table is (wood, baize, grey cloth) and whatever
+    the deck's shape (the real deck's 1.54, the demo deck's 1.50)."""
+    w, h = SIZE
+    _, places = marker_table(1)
+    faces = [crop(n) if deck == "real" else load_deck().face(n) for n in MARKERS]
+    frame = compose(table_top(kind, w, h, 1), faces, list(places))
+    m = tilt_view(w, h, 40, 60.0)
+    seen = seen_at(frame, m)
+    layout = calibrate(seen, still.detect(seen))
+    assert layout.plane is not None
+    whole = layout.plane.matrix() @ m
+    stretches = [_stretch(whole, (x * w, y * h)) for x in (0.15, 0.5, 0.85) for y in (0.15, 0.5, 0.85)]
+    assert max(s for s, _ in stretches) < 1.03
+    areas = [a for _, a in stretches]
+    assert math.sqrt(max(areas) / min(areas)) < 1.03
