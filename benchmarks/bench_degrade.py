@@ -24,6 +24,14 @@ smear 4, 8 and 12 px long at a turn of its own; the hard shadow takes 55 % of th
 a straight edge through each card's middle (through the deal's middle); tilt is the camera moved round
 the table's middle to look at it 15, 30 and 45 degrees off straight down (a 60-degree lens), towards a
 side of its own. ``--quick`` reads 4 generated scenes per level (a few minutes); the default 20.
+
+``--plane`` adds the tilts read with the table's plane (:mod:`companion.vision.plane`): the camera
+first sees the four marker cards on a table (``tests/vision/markers.py``; cards as wide as the
+picture's) through the same slant, calibrates from them, and reads the picture warped to the view from
+above. It then reads the held-out tables of ``tests/vision/tables.py`` (``HELD_OUT``: 12 tables of 8-13
+overlapping real cards, a hand reaching in, as ``bench_vision.py --seeing`` reads them) tilted 0, 15, 30
+and 45 degrees, as the camera reads its frames, without the plane and with it, with the median time a
+table took to read either way.
 """
 
 from __future__ import annotations
@@ -38,15 +46,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import _checkout  # noqa: F401  (tools, from the checkout)
+import _checkout  # noqa: F401  (tools and the test tables, from the checkout)
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from companion.app.deck import load_deck
 from companion.cards import full_deck
+from companion.vision.plane import TablePlane, TopDown
 from companion.vision.recognise import Recogniser
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
+from companion.vision.zones import calibrate
+from tests.vision.markers import marker_table, seen_at
+from tests.vision.tables import HELD_OUT, Score, Table, landed, table, tilt_homography, tilted
+from tests.vision.tables import score as score_table
 from tools.synthesis import (
     TABLES,
     Placement,
@@ -83,6 +96,14 @@ LEVELS: tuple[tuple[str, str, float], ...] = (
     ("tilt 30 deg", "tilt", 30.0),
     ("tilt 45 deg", "tilt", 45.0),
 )
+#: With ``--plane``: the tilts again, read with the table's plane (the same slants: see ``tilted_as``).
+PLANE_LEVELS: tuple[tuple[str, str, float], ...] = (
+    ("tilt 15, plane", "plane", 15.0),
+    ("tilt 30, plane", "plane", 30.0),
+    ("tilt 45, plane", "plane", 45.0),
+)
+#: The marker table's seed (its wood; the markers' small turns).
+MARKER_SEED = 99
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +126,8 @@ class Picture:
     card_width: float
     shadow_edges: tuple[tuple[float, float], ...]
     """Where a hard shadow's edge runs through (each card's middle, or the picture's)."""
+    view: npt.NDArray[np.float64] | None = None
+    """A tilted picture's homography from the straight-down one."""
 
 
 @dataclass
@@ -194,8 +217,97 @@ def troubled(picture: Picture, kind: str, amount: float, seed: int) -> Picture:
             tuple(moved),
             picture.card_width,
             tuple(_moved(m, e) for e in picture.shadow_edges),
+            m,
         )
     return picture
+
+
+def plane_for(
+    m: npt.NDArray[np.float64], size: tuple[int, int], card: float, still: Recogniser
+) -> TablePlane:
+    """The table's plane as calibration finds it: the marker cards (``card`` px wide) on a table of
+    ``size`` seen through the slant ``m``, read and calibrated from."""
+    frame, _ = marker_table(MARKER_SEED, width=card, size=size)
+    fill = tuple(float(v) for v in np.median(frame.reshape(-1, 3), axis=0))
+    seen = warp(frame, m, fill=(fill[0], fill[1], fill[2]))
+    plane = calibrate(seen, still.detect(seen)).plane
+    if plane is None:
+        raise SystemExit(
+            f"bench_degrade: no plane fitted from the marker cards at {size} through {m.tolist()}"
+        )
+    return plane
+
+
+def held_out_tables(model: Path | None) -> dict[str, str]:
+    """The held-out tables tilted 0-45 degrees, read as the camera reads frames, without the table's
+    plane and with it: one line each, and the figures."""
+    still = Recogniser(model)
+    tables = [table(seed, cards=8 + seed % 6) for seed in HELD_OUT]
+    figures: dict[str, str] = {}
+    print(
+        f"\nheld-out tables (tests/vision/tables.py seeds {HELD_OUT[0]}-{HELD_OUT[-1]}), as the camera reads:"
+    )
+    for degrees in (0, 15, 30, 45):
+        m = tilt_homography(degrees)
+        frame, _ = marker_table(MARKER_SEED)
+        seen = seen_at(frame, m)
+        plane = calibrate(seen, still.detect(seen)).plane
+        plain = Recogniser(model, filmed=True, motion=False)
+        readers: dict[str, Recogniser | TopDown] = {"without the plane": plain}
+        if plane is not None:
+            readers["with the table's plane"] = TopDown(Recogniser(model, filmed=True, motion=False), plane)
+        line = []
+        for name, reader in readers.items():
+            total = Score(0, 0, 0, 0, 0)
+            times = []
+            for t in tables:
+                slanted, _ = tilted(t, degrees)
+                start = time.perf_counter()
+                sightings = reader.detect(slanted.frame)
+                times.append((time.perf_counter() - start) * 1000)
+                total = total + score_table(sightings, slanted)
+            line.append(f"{name}: {total}, {statistics.median(times):.0f} ms a table")
+            figures[f"tables tilt {degrees} {name}"] = str(total)
+        if plane is None:
+            line.append("no plane (the camera is taken as straight above)")
+        print(f"tilt {degrees:>2} deg: " + "; ".join(line), flush=True)
+        if degrees == 45 and plane is not None:
+            figures.update(_still_table(model, plane, tables[0]))
+    return figures
+
+
+def _still_table(model: Path | None, plane: TablePlane, t: Table) -> dict[str, str]:
+    """What the filmed recogniser (reading only where the frame changed) pays a frame at 45 degrees,
+    without the plane and with it: where nothing moved, and where one card is laid and taken up again
+    frame by frame (the view is warped anew only where the card is)."""
+    frame = tilted(t, 45)[0].frame
+    laid = tilted(landed(t, 1), 45)[0].frame
+    times: dict[tuple[str, str], float] = {}
+    for name, make in (
+        ("without the plane", lambda: Recogniser(model, filmed=True)),
+        ("with the table's plane", lambda: TopDown(Recogniser(model, filmed=True), plane)),
+    ):
+        for what, frames in (("still", [frame, frame]), ("a card laid", [frame, laid])):
+            reader = make()
+            reader.detect(frame)  # the first frame is read whole
+            spent = []
+            for k in range(16):
+                start = time.perf_counter()
+                reader.detect(frames[k % 2])
+                spent.append((time.perf_counter() - start) * 1000)
+            times[(name, what)] = statistics.median(spent)
+    start = time.perf_counter()
+    for _ in range(8):
+        plane.top_down(frame)
+    warp_ms = (time.perf_counter() - start) * 1000 / 8
+    out = {}
+    for what in ("still", "a card laid"):
+        plain, through = times[("without the plane", what)], times[("with the table's plane", what)]
+        said = f"{plain:.1f} ms a frame without the plane, {through:.1f} ms with it"
+        out[f"filmed at 45, {what}"] = said
+        print(f"filmed at 45 deg, {what}: {said}", flush=True)
+    print(f"(a whole warp to {plane.size[0]}x{plane.size[1]}: {warp_ms:.1f} ms)", flush=True)
+    return out
 
 
 def _rest(p: Picture) -> tuple[tuple[Truth, ...], float, tuple[tuple[float, float], ...]]:
@@ -248,6 +360,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, help="generated scenes per level (overrides --quick)")
     parser.add_argument("--model", type=Path, help="a folder of networks to read with, not the shipped ones")
     parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
+    parser.add_argument(
+        "--plane",
+        action="store_true",
+        help="also read the tilts with the table's plane, and the held-out tables without and with it",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model is not None and not args.model.is_dir():
@@ -280,14 +397,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     rows = []
     figures: dict[str, str] = {}
-    for k, (level, kind, amount) in enumerate(LEVELS):
+    levels = LEVELS + (PLANE_LEVELS if args.plane else ())
+    for k, (level, kind, amount) in enumerate(levels):
         tallies = []
         for pictures, base in (([deal], 0), (made, FIRST_SEED)):
             tally = Tally()
             for j, picture in enumerate(pictures):
-                seen = troubled(picture, kind, amount, 100 * (base + j) + k)
+                reader: Recogniser | TopDown = recogniser
+                if kind == "plane":
+                    # The same slant as the level without the plane: its seed.
+                    same = next(n for n, (_, kd, am) in enumerate(LEVELS) if kd == "tilt" and am == amount)
+                    seen = troubled(picture, "tilt", amount, 100 * (base + j) + same)
+                    assert seen.view is not None
+                    h, w = seen.image.shape[:2]
+                    plane = plane_for(seen.view, (w, h), seen.card_width, recogniser)
+                    reader = TopDown(Recogniser(args.model), plane)
+                else:
+                    seen = troubled(picture, kind, amount, 100 * (base + j) + k)
                 start = time.perf_counter()
-                sightings = recogniser.detect(seen.image)
+                sightings = reader.detect(seen.image)
                 elapsed = (time.perf_counter() - start) * 1000
                 part = score(sightings, seen.truth)
                 part.times.append(elapsed)
@@ -303,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
             f"deal {d.found}/{d.cards} found, {d.wrong} wrong, {d.twice} twice; "
             f"scenes {g.found}/{g.cards} found, {g.wrong} wrong, {g.twice} twice"
         )
+    if args.plane:
+        figures.update(held_out_tables(args.model))
     print()
     print("found: cards named right where they lie; wrong: card reports naming no card lying there;")
     print("twice: cards reported more than once (counted twice at the table)")

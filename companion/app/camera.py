@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from companion.app.seen import Watch
 from companion.events import Event
+from companion.vision.plane import TopDown
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
 
@@ -43,8 +44,10 @@ class CameraFeed:
     ``source``: a camera spec (``pi``, ``camera:0``, a video file, a folder of frames) or any iterable of
     shots (``frame``, ``time``, and optionally ``index`` and ``event``, as a film's).  ``layout`` or
     ``layout_file``: the table's zones; without either the first frame calibrates them (marker cards, or
-    the usual split of an empty table for ``players`` seats).  ``after(shot)`` runs after each shot's
-    events are posted (the demo waits there for the game to take them and answers its questions).
+    the usual split of an empty table for ``players`` seats); a layout with the table's plane (a camera at
+    a slant, see :mod:`companion.vision.plane`) has every frame read as if from above.  ``after(shot)``
+    runs after each shot's events are posted (the demo waits there for the game to take them and answers
+    its questions).
     """
 
     def __init__(
@@ -113,6 +116,7 @@ class CameraFeed:
     def run(self) -> int:
         """Read every shot on the caller's thread; returns the number of frames read."""
         ready = False
+        known: TableLayout | None = None
         for shot in self._source:
             if self._stop.is_set():
                 break
@@ -125,9 +129,13 @@ class CameraFeed:
                     self._after(shot)
                 continue
             taken = time.monotonic()
+            if not ready:
+                known = self._known_layout()
+                if known is not None and known.plane is not None:
+                    self._recogniser = TopDown(self._recogniser, known.plane)
             sightings = self._recogniser.detect(shot.frame)
             if not ready:
-                self._set_zones(shot.frame, sightings)
+                sightings = self._set_zones(shot.frame, sightings, known)
                 ready = True
             self.frames += 1
             for event in self.watch.see(sightings, shot.time, at=taken):
@@ -136,14 +144,28 @@ class CameraFeed:
                 self._after(shot)
         return self.frames
 
-    def _set_zones(self, frame: Frame, sightings: list[Sighting]) -> None:
+    def _known_layout(self) -> TableLayout | None:
+        """The layout given, or the one in the layout file, or None (the first frame calibrates)."""
+        if self._layout is None and self._layout_file is not None and self._layout_file.is_file():
+            return TableLayout.load(self._layout_file)
+        return self._layout
+
+    def _set_zones(
+        self, frame: Frame, sightings: list[Sighting], layout: TableLayout | None
+    ) -> list[Sighting]:
+        """Set the tracker's zones from ``layout``, or calibrate them from the first frame; returns that
+        frame's sightings (read again from above when calibrating found the camera at a slant, as every
+        frame after it will be)."""
         from companion.vision.zones import calibrate
 
-        layout = self._layout
-        if layout is None and self._layout_file is not None and self._layout_file.is_file():
-            layout = TableLayout.load(self._layout_file)
         if layout is None:
             layout = calibrate(frame, sightings, self._players)
+            if layout.plane is not None:
+                view = TopDown(self._recogniser, layout.plane)
+                view.forget()  # what was read of the frame as it came is no view from above
+                self._recogniser = view
+                sightings = view.detect(frame)
         tracker = self.watch.tracker
         tracker.layout = layout
         tracker.frame_size = (frame.shape[1], frame.shape[0])
+        return sightings

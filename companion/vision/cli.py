@@ -1,11 +1,14 @@
-"""``crib detect``: read the cards in photos or camera frames from the terminal.
+"""``crib detect``: read the cards in photos or camera frames from the terminal; ``crib calibrate``: the
+table's zones (and plane) from a photo of the marker cards, saved for ``crib detect --layout``.
 
 OpenCV and the network are loaded only when the command runs, so ``crib score`` and friends start fast.
 Each image is handled on its own: a missing or unreadable file, a folder or an image too large to read
 safely (see :mod:`companion.vision.images`) is one line on stderr naming it, the other images still run,
 and the exit status is 1 if any failed. ``--filmed`` reads the images as consecutive frames of one
 camera, as the companion reads its camera: each compared with the table as last read and read only
-where it changed.
+where it changed. ``--layout`` reads them with a table layout's plane (a camera at a slant, calibrated
+from the marker cards): each warped to the view from above, read there, the outlines given in the
+image's own pixels.
 """
 
 from __future__ import annotations
@@ -19,7 +22,22 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    """Add ``crib detect``."""
+    """Add ``crib detect`` and ``crib calibrate``."""
+    calibrate = subparsers.add_parser(
+        "calibrate",
+        help="the table's zones from a photo of the marker cards, and whether the camera looks at a slant",
+        description="Read a photo or camera frame of the table with the marker cards laid out (ace of "
+        "spades: player 1, ace of hearts: player 2, ace of clubs and ace of diamonds: players 3 and 4, king "
+        "of diamonds: the deck, king of clubs: the crib), as the companion calibrates at the start, and say "
+        "what it makes of it: the zones found and, for a camera at a slant, the table's plane.",
+    )
+    calibrate.add_argument("image", metavar="IMAGE", type=Path, help="a photo or frame of the table")
+    calibrate.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="seats at the table")
+    calibrate.add_argument(
+        "--out", type=Path, metavar="TABLE.json", help="save the layout (for crib detect --layout)"
+    )
+    calibrate.set_defaults(func=run_calibrate)
+
     detect = subparsers.add_parser(
         "detect",
         help="name the playing cards in photos or camera frames",
@@ -33,6 +51,12 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="take the images as consecutive frames of one camera over the table: each is read only where "
         "it changed since the one before (the time each frame took is its 'ms')",
+    )
+    detect.add_argument(
+        "--layout",
+        type=Path,
+        metavar="TABLE.json",
+        help="a table layout saved at calibration: a camera at a slant has its images read as if from above",
     )
     detect.add_argument(
         "--draw",
@@ -60,7 +84,23 @@ def run_detect(args: argparse.Namespace) -> int:
     from companion.vision.recognise import Recogniser, duplicates
     from companion.vision.render import draw_sightings
 
-    recogniser = Recogniser(filmed=args.filmed)
+    from companion.vision.plane import TopDown
+    from companion.vision.zones import TableLayout
+
+    reader: Recogniser | TopDown = Recogniser(filmed=args.filmed)
+    if args.layout is not None:
+        try:
+            layout = TableLayout.load(args.layout)
+        except OSError as error:
+            print(
+                f"crib detect: cannot read the table layout {args.layout} ({error.strerror})", file=sys.stderr
+            )
+            return 1
+        except ValueError as error:
+            print(f"crib detect: {error}", file=sys.stderr)
+            return 1
+        if layout.plane is not None:
+            reader = TopDown(reader, layout.plane)
     failed = 0
     images: list[Path] = args.images
     for path in images:
@@ -71,7 +111,7 @@ def run_detect(args: argparse.Namespace) -> int:
             failed += 1
             continue
         start = time.perf_counter()
-        sightings = recogniser.detect(frame)
+        sightings = reader.detect(frame)
         ms = (time.perf_counter() - start) * 1000
         doubled = duplicates(sightings)
         if args.json:
@@ -95,3 +135,37 @@ def run_detect(args: argparse.Namespace) -> int:
                 print(f"crib detect: cannot write {out}", file=sys.stderr)
                 failed += 1
     return 1 if failed else 0
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    """Calibrate from one image, say what was found, and save it with ``--out``."""
+    from companion.vision.images import ImageError, read_image  # noqa: I001
+
+    from companion.vision.recognise import Recogniser
+    from companion.vision.zones import calibrate
+
+    try:
+        frame = read_image(args.image)
+    except ImageError as error:
+        print(f"crib calibrate: {error}", file=sys.stderr)
+        return 1
+    try:
+        layout = calibrate(frame, Recogniser().detect(frame), args.players)
+    except ValueError as error:
+        print(f"crib calibrate: {error}", file=sys.stderr)
+        return 1
+    zones = ", ".join(f"{zone} at ({x:.0f}, {y:.0f})" for zone, (x, y) in layout.anchors)
+    print(f"{args.image}: zones {zones}")
+    if layout.plane is None:
+        print("frames are read as they come (the camera looks straight down, or no marker card stood clear)")
+    else:
+        w, h = layout.plane.size
+        print(f"the camera looks at the table at a slant: frames are read as if from above ({w}x{h} pixels)")
+    if args.out is not None:
+        try:
+            layout.save(args.out)
+        except OSError as error:
+            print(f"crib calibrate: cannot write {args.out} ({error.strerror})", file=sys.stderr)
+            return 1
+        print(f"saved to {args.out}")
+    return 0

@@ -24,6 +24,11 @@ of two ways:
 Positions are in frame pixels; a layout keeps the frame size it was made for and scales itself to
 frames of another size (the same camera at another resolution).
 
+A camera looking at the table at a slant (a shelf, a tripod) is fine: calibrating from marker cards
+also fits the table's plane (:mod:`companion.vision.rectify`) from the cards' outlines, and the layout
+keeps it (``plane``, None for a camera straight above), so every frame can be read as if from above.
+A layout file without a plane (an older one) loads as one for a camera straight above.
+
 Zones are :class:`~companion.vision.types.Zone` values, the table's own names: the same type reaches the
 table and the scoreboard, with no second vocabulary to translate.  A layout saved under the old names
 (``play:1``, ``deck``) still loads.
@@ -38,6 +43,7 @@ from pathlib import Path
 from typing import Final
 
 from companion.cards import Card
+from companion.vision.plane import TablePlane
 from companion.vision.types import Frame, Sighting, Zone
 
 __all__ = ["CRIB", "DECK", "MARKERS", "TableLayout", "Zone", "calibrate", "play_zone"]
@@ -75,10 +81,12 @@ def _zone_named(name: str) -> Zone:
 
 @dataclass(frozen=True, slots=True)
 class TableLayout:
-    """Zone anchors (frame pixels) for a frame of ``size`` (width, height)."""
+    """Zone anchors (frame pixels) for a frame of ``size`` (width, height), and the table's plane where
+    the camera looks at it at a slant (see :mod:`companion.vision.plane`)."""
 
     size: tuple[int, int]
     anchors: tuple[tuple[Zone, tuple[float, float]], ...]
+    plane: TablePlane | None = None
 
     def __post_init__(self) -> None:
         if len(self.anchors) < 2:
@@ -100,7 +108,13 @@ class TableLayout:
         return min(self.anchors, key=lambda a: (a[1][0] - x) ** 2 + (a[1][1] - y) ** 2)[0]
 
     def to_dict(self) -> dict[str, object]:
-        return {"size": list(self.size), "zones": {str(name): list(p) for name, p in self.anchors}}
+        data: dict[str, object] = {
+            "size": list(self.size),
+            "zones": {str(name): list(p) for name, p in self.anchors},
+        }
+        if self.plane is not None:
+            data["plane"] = self.plane.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> TableLayout:
@@ -110,9 +124,12 @@ class TableLayout:
             assert isinstance(size_raw, list) and isinstance(zones_raw, dict)
             size = (int(size_raw[0]), int(size_raw[1]))
             anchors = tuple((_zone_named(str(k)), (float(v[0]), float(v[1]))) for k, v in zones_raw.items())
+            plane_raw = data.get("plane")
+            assert plane_raw is None or isinstance(plane_raw, dict)
+            plane = TablePlane.from_dict(plane_raw) if plane_raw is not None else None
         except (KeyError, IndexError, TypeError, ValueError, AssertionError) as error:
             raise ValueError(f"not a table layout: {error}") from error
-        return cls(size, anchors)
+        return cls(size, anchors, plane)
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
@@ -144,8 +161,14 @@ class TableLayout:
 
 
 def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> TableLayout:
-    """A layout from one frame: marker cards where present, the default layout for an empty table."""
+    """A layout from one frame: marker cards where present, the default layout for an empty table.
+
+    With marker cards, the table's plane is fitted from their outlines too, and from any other card's
+    lying alone (None for a camera straight above, or where no card's outline stands clear): see
+    :func:`companion.vision.rectify.fit_plane`.
+    """
     height, width = frame.shape[:2]
+    sightings = list(sightings)
     found: dict[Zone, tuple[float, float]] = {}
     for s in sightings:
         zone = MARKERS.get(s.card) if s.card is not None else None
@@ -158,4 +181,6 @@ def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> 
             "only one marker card seen: lay the ace of spades and the ace of hearts (players 1 and 2), "
             "the king of diamonds (deck) and the king of clubs (crib)"
         )
-    return TableLayout((width, height), tuple(sorted(found.items())))
+    from companion.vision.rectify import fit_plane  # OpenCV: only once a frame is calibrated from
+
+    return TableLayout((width, height), tuple(sorted(found.items())), fit_plane(frame, sightings))

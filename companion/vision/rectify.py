@@ -1,0 +1,408 @@
+"""Fitting the table's plane (:class:`~companion.vision.plane.TablePlane`) from the cards' outlines.
+
+How (:func:`fit_plane`, once, at calibration): a playing card is a rectangle of known shape, so the
+outline of one card seen at a slant -- four corners where a rectangle's should be -- tells how the
+table's plane is distorted, up to where the view from above is placed, turned and scaled (which the
+straightening leaves free). Several cards say it more surely: the fit asks for one homography that
+makes every card's outline the same rectangle, each at a place and turn of its own. That all of them
+come out the same size is what tells the far side from the near. The outline of each card read is
+found from its white (:func:`card_outlines`): the face's white runs unbroken round its pips and inside
+its border, and its outer edge is the card's edge, whatever the table is.
+
+The card's shape is fitted too, held near :data:`ASPECT`: decks differ (poker cards are 88 x 63 mm,
+1.40; bridge cards 88 x 57 mm, 1.54; the project's real deck photos 1.54, its demo deck 1.50). Cards
+lying at different turns settle it, and so do the far side's cards looking smaller than the near
+side's; where nothing does (cards all lying one way under a camera straight above) the fit keeps near
+the middle value, wrong by a few per cent at most: a view the recogniser reads as well as from above.
+
+A camera straight above (or nearly: see :data:`FLAT`) needs no warp, and :func:`fit_plane` then says so
+(None): every frame is read as it comes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.vision.plane import TablePlane
+from companion.vision.types import Frame, Sighting
+
+__all__ = ["ASPECT", "FLAT", "card_outlines", "fit_plane", "rectifying"]
+
+F64 = npt.NDArray[np.float64]
+Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+#: A card's length over its width the fit is held near when the cards cannot settle it (between a
+#: poker deck's 1.40 and a bridge deck's 1.54), and the range it may take.
+ASPECT: Final = 1.47
+ASPECT_RANGE: Final = (1.3, 1.65)
+#: How firmly the aspect is held near ASPECT (per unit of aspect, in card widths of a corner's
+#: distance): a change of 0.1 weighs as much as one corner 0.004 card widths out of place, a quarter
+#: of a pixel on a card 60 pixels wide; the hold only decides where the cards cannot.
+ASPECT_HOLD: Final = 0.04
+#: A view is taken as straight from above when the plane stretches no part of the frame by more than
+#: this share more in one direction than in another, and no part of it is this share larger than
+#: another: a camera within about 4 degrees of straight down (a 60-degree lens; at 5 degrees the
+#: frame's corners are stretched 6 % and 9 %). Fits to straight-down tables stretch at most 1.1 %.
+FLAT: Final = 0.06
+#: A card's outline whose corners lie this far (root mean square, in card widths) from the rectangle
+#: fitted to all the cards is no card's (or another's is not: corners are found to about a hundredth of
+#: a card's width).
+ODD_CARD: Final = 0.04
+#: How much wider a card is in the view from above than the middle one of those fitted was in the
+#: frame: the far side's indices, shrunk by the slant, gain pixels back (at 45 degrees, on the tables
+#: of seeds 0-5, 60 of 63 cards found so, where cards kept at the middle one's width gave 54).
+GROW: Final = 1.25
+#: The view from above is at most this many times the frame's area (the far side of a steep view
+#: would otherwise grow without end); cards are shrunk to fit.
+MOST_AREA: Final = 3.0
+#: A card's outline is taken when its white's outer edge fills this share of the quadrilateral fitted
+#: to it (two cards overlapping, or a card under a hand, do not).
+FILL: Final = 0.93
+
+
+# ------------------------------------------------------------------------------------- outlines
+def card_outlines(frame: Frame, sightings: Iterable[Sighting]) -> list[Quad]:
+    """The outlines (four corners each, clockwise on the screen) of the cards named in ``sightings``
+    whose white stands clear in ``frame``: each alone on its stretch of card white, and that white's
+    outer edge a quadrilateral (see :data:`FILL`) clear of the frame's edge.
+
+    Why from the white: it is the card's own, whatever the table is; where cards overlap their white
+    runs together and no quadrilateral fits it, so such cards are left out rather than misread. The
+    white is the card's own as seen round its index (a lamp tints it, a shadow greys it), looked for
+    near the card only: the table elsewhere may be as pale.
+    """
+    named = [s for s in sightings if s.card is not None]
+    lab = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), np.float32)
+    h, w = frame.shape[:2]
+    quads: list[Quad] = []
+    for s in named:
+        found = _white_around(lab, s)
+        if found is None:
+            continue
+        mask, (x0, y0) = found
+        ys, xs = np.nonzero(mask)
+        if xs.min() + x0 <= 1 or ys.min() + y0 <= 1 or xs.max() + x0 >= w - 2 or ys.max() + y0 >= h - 2:
+            continue  # cut by the frame's edge
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = np.asarray(max(contours, key=cv2.contourArea), np.float64).reshape(-1, 2)
+        quad = _quad(outline + np.array([x0, y0], np.float64))
+        if quad is None:
+            continue
+        edge = np.array(quad, np.float32)
+        if any(cv2.pointPolygonTest(edge, o.center, False) >= 0 for o in named if o.label != s.label):
+            continue  # another card's index on this white: cards run together, whatever its shape
+        if any(cv2.pointPolygonTest(np.array(q, np.float32), s.center, False) >= 0 for q in quads):
+            continue  # this card's outline is taken already (both its corners were read)
+        quads.append(quad)
+    return quads
+
+
+#: How far round a sighting its card's white is looked for, in lengths of the sighting's outline, and
+#: how near (in Lab units) a pixel's colour must be to the card's white to be taken for it.
+REACH: Final = 6.0
+NEAR_WHITE: Final = 28.0
+
+
+def _white_around(
+    lab: npt.NDArray[np.float32], s: Sighting
+) -> tuple[npt.NDArray[np.uint8], tuple[int, int]] | None:
+    """The stretch of card white under ``s`` (a mask of the part of the picture round it, and where
+    that part begins), or None where it is not a card's alone (it runs to the edge of the part)."""
+    poly = np.array(s.corners, np.float64)
+    lo, hi = poly.min(axis=0), poly.max(axis=0)
+    reach = max(40.0, REACH * float(np.max(hi - lo)))
+    h, w = lab.shape[:2]
+    x0, y0 = max(0, int(lo[0] - reach)), max(0, int(lo[1] - reach))
+    x1, y1 = min(w, int(hi[0] + reach) + 1), min(h, int(hi[1] + reach) + 1)
+    part = lab[y0:y1, x0:x1]
+    inside = np.zeros(part.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(poly - (x0, y0)).astype(np.int32), 1)
+    under = part[inside.astype(bool)]
+    if len(under) < 10:
+        return None
+    bright = under[under[:, 0] >= np.percentile(under[:, 0], 80)]
+    white = np.median(bright, axis=0)
+    near = (np.linalg.norm(part - white, axis=2) < NEAR_WHITE).astype(np.uint8)
+    _, labels = cv2.connectedComponents(near, connectivity=4)
+    on = labels[inside.astype(bool) & near.astype(bool)]
+    if on.size == 0:
+        return None
+    mask = (labels == int(np.bincount(on).argmax())).astype(np.uint8)
+    # Running to a side of the part that is not the frame's edge: the table's own pale, not a card.
+    if (
+        (x0 > 0 and mask[:, 0].any())
+        or (y0 > 0 and mask[0].any())
+        or (x1 < w and mask[:, -1].any())
+        or (y1 < h and mask[-1].any())
+    ):
+        return None
+    return mask, (x0, y0)
+
+
+def _quad(outline: F64) -> Quad | None:
+    """The four corners of a card's outer edge (``outline``, its points in order), or None where it is
+    no quadrilateral.
+
+    The corners are where lines fitted to the middles of the four sides meet, not the outline's own
+    corners: a card's corners are rounded, its sides straight.
+    """
+    area = cv2.contourArea(outline.astype(np.float32))
+    if area < 400:
+        return None
+    hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2)
+    perimeter = cv2.arcLength(hull, True)
+    rough = None
+    for share in (0.02, 0.03, 0.04, 0.06):
+        approx = cv2.approxPolyDP(hull, share * perimeter, True).reshape(-1, 2)
+        if len(approx) == 4:
+            rough = approx.astype(np.float64)
+            break
+    if rough is None:
+        return None
+    rough = _clockwise(rough)
+    lines = []
+    for k in range(4):
+        a, b = rough[k], rough[(k + 1) % 4]
+        side = b - a
+        length = float(np.hypot(*side))
+        if length < 8:
+            return None
+        along = (outline - a) @ side / length**2
+        rel = outline - a
+        off = np.abs(side[0] * rel[:, 1] - side[1] * rel[:, 0]) / length
+        near = outline[(along > 0.15) & (along < 0.85) & (off < max(3.0, 0.04 * length))]
+        if len(near) < 5:
+            return None
+        vx, vy, x, y = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append(np.cross([x, y, 1.0], [x + vx, y + vy, 1.0]))
+    corners = []
+    for k in range(4):
+        p = np.cross(lines[k - 1], lines[k])
+        if abs(p[2]) < 1e-9:
+            return None
+        corners.append((float(p[0] / p[2]), float(p[1] / p[2])))
+    quad = np.array(corners)
+    if (
+        cv2.contourArea(quad.astype(np.float32)) <= 0
+        or area / cv2.contourArea(quad.astype(np.float32)) < FILL
+    ):
+        return None
+    if not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    return tuple(corners)  # type: ignore[return-value]
+
+
+def _clockwise(points: F64) -> F64:
+    """``points`` ordered by their angle round their middle: clockwise on the screen (y down)."""
+    centre = points.mean(axis=0)
+    order = np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))
+    return points[order]
+
+
+# ------------------------------------------------------------------------------------------ fit
+def _card(aspect: float, shift: int) -> F64:
+    """A card one unit wide and ``aspect`` long about its middle, its corners clockwise, from ``shift``."""
+    half = aspect / 2
+    corners = np.array([[-0.5, -half], [0.5, -half], [0.5, half], [-0.5, half]], np.float64)
+    return np.roll(corners, -shift, axis=0)
+
+
+def _apply(m: F64, points: F64) -> F64:
+    moved = np.c_[points, np.ones(len(points))] @ m.T
+    out: F64 = moved[:, :2] / moved[:, 2:3]
+    return out
+
+
+def _placed(card: F64, target: F64) -> tuple[float, float, float, float]:
+    """The turn and move best laying ``card`` onto ``target`` (a rigid Procrustes fit), and the
+    mean square distance left."""
+    a, b = card - card.mean(axis=0), target - target.mean(axis=0)
+    angle = math.atan2(float(np.sum(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])), float(np.sum(a * b)))
+    turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    move = target.mean(axis=0) - card.mean(axis=0) @ turn.T
+    left = float(np.mean(np.sum((card @ turn.T + move - target) ** 2, axis=1)))
+    return angle, float(move[0]), float(move[1]), left
+
+
+def _residuals(p: F64, quads: list[F64], shifts: list[int]) -> F64:
+    m = np.append(p[:8], 1.0).reshape(3, 3)
+    aspect = float(p[8])
+    out = []
+    for i, (quad, shift) in enumerate(zip(quads, shifts, strict=True)):
+        card = _card(aspect, shift)
+        if i:
+            angle, tx, ty = p[9 + 3 * (i - 1) : 12 + 3 * (i - 1)]
+            c, s = math.cos(angle), math.sin(angle)
+            card = card @ np.array([[c, -s], [s, c]]).T + (tx, ty)
+        out.append((_apply(m, quad) - card).ravel())
+    out.append(np.array([(aspect - ASPECT) * ASPECT_HOLD]))
+    return np.concatenate(out)
+
+
+def _least_squares(p: F64, quads: list[F64], shifts: list[int], rounds: int = 60) -> tuple[F64, float]:
+    """Levenberg-Marquardt on :func:`_residuals` (a few dozen unknowns: numeric derivatives do)."""
+    lam = 1e-3
+    r = _residuals(p, quads, shifts)
+    cost = float(r @ r)
+    for _ in range(rounds):
+        jac = np.empty((len(r), len(p)))
+        for k in range(len(p)):
+            step = 1e-7 * max(1.0, abs(float(p[k])))
+            q = p.copy()
+            q[k] += step
+            jac[:, k] = (_residuals(q, quads, shifts) - r) / step
+        normal = jac.T @ jac
+        grad = jac.T @ r
+        improved = False
+        while lam < 1e8:
+            try:
+                delta = np.linalg.solve(normal + lam * np.diag(np.diag(normal) + 1e-12), -grad)
+            except np.linalg.LinAlgError:
+                lam *= 10
+                continue
+            q = p + delta
+            q[8] = min(max(q[8], ASPECT_RANGE[0]), ASPECT_RANGE[1])
+            rq = _residuals(q, quads, shifts)
+            new = float(rq @ rq)
+            if new < cost:
+                p, r, cost, improved = q, rq, new, True
+                lam = max(lam / 10, 1e-9)
+                break
+            lam *= 10
+        if not improved or float(np.abs(delta).max()) < 1e-10:
+            break
+    return p, cost
+
+
+def rectifying(quads: Sequence[Quad]) -> tuple[F64, float, float] | None:
+    """The homography taking the picture's pixels to the plane the cards ``quads`` lie on, in which
+    each is a rectangle one unit wide (up to a turn and move of the whole), with the card's aspect and
+    the root mean square distance of a corner from its rectangle's (in card widths); None without
+    cards.
+
+    Where a card's outline lies :data:`ODD_CARD` card widths off its rectangle, the card whose leaving
+    out lets the others fit best is left out, one at a time while three or more are left: a card whose
+    white ran into something pale is not a card's outline, and would bend the plane.
+    """
+    kept = [np.array(q, np.float64) for q in quads]
+    if not kept:
+        return None
+    m, aspect, errors = _fit(kept)
+    while len(kept) >= 3 and float(errors.max()) > ODD_CARD:
+        # Which one card, left out, lets the others fit best.
+        tries = [(_fit(kept[:k] + kept[k + 1 :]), k) for k in range(len(kept))]
+        (m, aspect, errors), k = min(tries, key=lambda t: float(t[0][2].max()))
+        del kept[k]
+    return m, aspect, float(np.sqrt(np.mean(errors**2)))
+
+
+def _fit(quads: list[F64]) -> tuple[F64, float, F64]:
+    """The homography and aspect fitting ``quads`` best, and each card's root mean square corner
+    distance from its rectangle (card widths).
+
+    Fitted by least squares from each way round the middle-sized card may lie (its longer sides its
+    long ones, or its shorter: at 45 degrees a card lying along the line of sight looks wider than
+    long), the other cards' ways round taken as fit best once it is straightened. The middle-sized, as
+    an outline that is no card's is most often two cards' white run together: the largest.
+    """
+    everything = np.concatenate(quads)
+    centre = everything.mean(axis=0)
+    spread = float(np.abs(everything - centre).max()) or 1.0
+    norm = np.array([[1 / spread, 0, -centre[0] / spread], [0, 1 / spread, -centre[1] / spread], [0, 0, 1]])
+    by_area = sorted(range(len(quads)), key=lambda i: cv2.contourArea(quads[i].astype(np.float32)))
+    middle = by_area[len(by_area) // 2]
+    order = [middle, *(i for i in range(len(quads)) if i != middle)]
+    scaled = [_apply(norm, quads[i]) for i in order]
+    best: tuple[F64, float] | None = None
+    shifts_best: list[int] = []
+    for first in (0, 1):
+        start = cv2.getPerspectiveTransform(
+            scaled[0].astype(np.float32), _card(ASPECT, first).astype(np.float32)
+        ).astype(np.float64)
+        start /= start[2, 2]
+        p = [*start.ravel()[:8], ASPECT]
+        shifts = [first]
+        for quad in scaled[1:]:
+            straight = _apply(start, quad)
+            fits = [(_placed(_card(ASPECT, k), straight), k) for k in range(4)]
+            (angle, tx, ty, _), k = min(fits, key=lambda f: f[0][3])
+            shifts.append(k)
+            p += [angle, tx, ty]
+        fitted, cost = _least_squares(np.array(p, np.float64), scaled, shifts)
+        if best is None or cost < best[1]:
+            best, shifts_best = (fitted, cost), shifts
+    assert best is not None
+    fitted, _ = best
+    corners = _residuals(fitted, scaled, shifts_best)[:-1].reshape(len(scaled), 4, 2)
+    by_card = np.sqrt(np.mean(np.sum(corners**2, axis=2), axis=1))
+    errors = np.empty(len(quads))
+    errors[order] = by_card
+    m = np.append(fitted[:8], 1.0).reshape(3, 3) @ norm
+    return m / m[2, 2], float(fitted[8]), errors
+
+
+def _local(m: F64, point: tuple[float, float]) -> tuple[float, float]:
+    """How ``m`` stretches the picture about ``point``: (longest over shortest stretch, area scale)."""
+    x, y = point
+    w = m[2, 0] * x + m[2, 1] * y + m[2, 2]
+    u = (m[0, 0] * x + m[0, 1] * y + m[0, 2]) / w
+    v = (m[1, 0] * x + m[1, 1] * y + m[1, 2]) / w
+    jac = np.array(
+        [
+            [(m[0, 0] - u * m[2, 0]) / w, (m[0, 1] - u * m[2, 1]) / w],
+            [(m[1, 0] - v * m[2, 0]) / w, (m[1, 1] - v * m[2, 1]) / w],
+        ]
+    )
+    sv = np.linalg.svd(jac, compute_uv=False)
+    return float(sv[0] / max(sv[1], 1e-12)), float(sv[0] * sv[1])
+
+
+def fit_plane(frame: Frame, sightings: Iterable[Sighting]) -> TablePlane | None:
+    """The table's plane from the outlines of the cards read in ``frame`` (marker cards at
+    calibration), or None where the camera looks from (nearly) straight above (see :data:`FLAT`), or
+    where the fit is not to be trusted: fewer than two cards' outlines stand clear (one card's outline
+    says little of how the far side shrinks), or the outlines fit no one plane (:data:`ODD_CARD`), or
+    only a deck no one plays with (outside ``ASPECT_RANGE``).
+
+    The view from above is placed so that the frame's middle keeps its up and down, turned no more
+    than the straightening needs, and scaled so that a card is as wide as the middle card of those
+    fitted showed in the frame.
+    """
+    quads = card_outlines(frame, sightings)
+    found = rectifying(quads) if len(quads) >= 2 else None
+    if found is None:
+        return None
+    m, aspect, rms = found
+    if rms > ODD_CARD or not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
+        return None  # no one plane fits the outlines: reading as the frames come is the safer
+    h, w = frame.shape[:2]
+    probes = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0), (w / 2, h / 2)]
+    stretch = [_local(m, p) for p in probes]
+    areas = [a for _, a in stretch]
+    if max(s for s, _ in stretch) < 1 + FLAT and math.sqrt(max(areas) / min(areas)) < 1 + FLAT:
+        return None
+    # The frame must lie wholly on the near side of the table's horizon.
+    corners = np.array(probes[:4])
+    if (np.c_[corners, np.ones(4)] @ m[2]).min() * (np.c_[corners, np.ones(4)] @ m[2]).max() <= 0:
+        return None
+    widths = sorted(math.sqrt(cv2.contourArea(np.array(q, np.float32)) / aspect) for q in quads)
+    scale = widths[len(widths) // 2] * GROW
+    middle = _apply(m, np.array([[w / 2, h / 2], [w / 2, h / 2 + 1.0]]))
+    down = middle[1] - middle[0]
+    turn = math.atan2(float(down[0]), float(down[1]))  # the turn taking "down" at the middle to +y
+    c, s = math.cos(turn), math.sin(turn)
+    top = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]) @ m
+    seen = _apply(top, corners)
+    lo, hi = seen.min(axis=0), seen.max(axis=0)
+    area = float(np.prod(hi - lo)) * scale**2
+    if area > MOST_AREA * w * h:
+        scale *= math.sqrt(MOST_AREA * w * h / area)
+    place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
+    size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
+    return TablePlane.of(place @ top, size, (w, h))

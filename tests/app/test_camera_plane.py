@@ -1,0 +1,85 @@
+"""The camera feed and the table's plane: a camera at a slant, once calibrated, reads every frame as if
+from straight above, and sightings stay in the frame's own pixels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from companion.app.camera import CameraFeed
+from companion.vision.plane import TablePlane
+from companion.vision.recognise import Recogniser
+from companion.vision.types import Frame, Sighting
+from companion.vision.zones import TableLayout
+from tests.vision.markers import marker_table, seen_at
+from tests.vision.tables import SIZE, landed, table, tilt_homography, tilted
+
+
+@dataclass(frozen=True)
+class _Shot:
+    frame: Frame
+    time: float
+
+
+class _Looking:
+    """A detector that notes the size of every picture it is asked to read, and reads it for real when
+    given a recogniser (else sees nothing)."""
+
+    def __init__(self, recogniser: Recogniser | None = None) -> None:
+        self.recogniser = recogniser
+        self.sizes: list[tuple[int, int]] = []
+
+    def detect(self, frame: Frame) -> list[Sighting]:
+        self.sizes.append((frame.shape[1], frame.shape[0]))
+        return self.recogniser.detect(frame) if self.recogniser is not None else []
+
+
+def test_calibrating_at_a_slant_reads_every_later_frame_from_above() -> None:
+    m = tilt_homography(45)
+    markers, _ = marker_table(21)
+    first = table(2, cards=10)
+    slanted, _ = tilted(first, 45)
+    laid, _ = tilted(landed(first, 7), 45)
+    shots = [
+        _Shot(seen_at(markers, m), 0.0),
+        _Shot(slanted.frame, 0.5),
+        _Shot(slanted.frame, 0.7),
+        _Shot(laid.frame, 1.0),
+    ]
+    looking = _Looking(Recogniser(filmed=True))
+    feed = CameraFeed(shots, lambda event, _: None, recogniser=looking)
+    assert feed.run() == 4
+    layout = feed.watch.tracker.layout
+    assert layout is not None and layout.plane is not None
+    top = layout.plane.size
+    # The first frame as it came (to calibrate), then again from above, and every frame after it so,
+    # but for the one where nothing moved (what was read stands).
+    assert looking.sizes == [SIZE, top, top, top]
+
+
+def test_a_layout_file_with_a_plane_has_the_first_frame_read_from_above(tmp_path: Path) -> None:
+    plane = TablePlane.of(tilt_homography(30), (1500, 800), SIZE)
+    default = TableLayout.default(*SIZE)
+    path = tmp_path / "table.json"
+    TableLayout(default.size, default.anchors, plane).save(path)
+    looking = _Looking()
+    frame = np.zeros((SIZE[1], SIZE[0], 3), np.uint8)
+    card = frame.copy()
+    card[300:450, 600:700] = 255  # a card laid
+    feed = CameraFeed(
+        [_Shot(frame, 0.0), _Shot(card, 0.1)], lambda e, _: None, layout_file=path, recogniser=looking
+    )
+    feed.run()
+    assert looking.sizes == [(1500, 800), (1500, 800)]
+
+
+def test_a_camera_straight_above_reads_frames_as_they_come() -> None:
+    markers, _ = marker_table(22)
+    looking = _Looking(Recogniser(filmed=True))
+    feed = CameraFeed([_Shot(markers, 0.0), _Shot(markers, 0.2)], lambda e, _: None, recogniser=looking)
+    feed.run()
+    layout = feed.watch.tracker.layout
+    assert layout is not None and layout.plane is None
+    assert looking.sizes == [SIZE, SIZE]
