@@ -19,7 +19,7 @@ its pips gives no count, and the index's reading stands as it was.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,6 +34,8 @@ from companion.vision.types import Frame
 __all__ = [
     "DIAGONAL",
     "Corner",
+    "Counted",
+    "Middle",
     "Pips",
     "count_pips",
     "picture_share",
@@ -135,19 +137,8 @@ def pips_between(image: Frame, first: Corner, second: Corner) -> Pips | None:
     """The pips of the card whose two opposite index corners are ``first`` and ``second`` (see
     :func:`count_pips`), their count and, as :func:`pips_of` gives them, their colour and shape; None
     when the card's middle shows no plain count."""
-    window = _window(image, first, second)
-    if window is None:
-        return None
-    card, glyphs, reach = window
-    seen = _card_white(card, glyphs)
-    if seen is None:
-        return None
-    found = _marks(seen, glyphs, reach)
-    if found is None:
-        return None
-    marks, (centre, along) = found
-    count = _plain(marks, centre, along)
-    return None if count is None else _suit_shape(card, seen[:2], count, marks, centre, along)
+    found = Middle(image, first, second).counted()
+    return None if found is None else found.shape()
 
 
 def shows_picture(image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips) -> bool:
@@ -167,23 +158,90 @@ def picture_share(image: Frame, first: Corner, second: Corner) -> float | None:
     """The share of the middle of the card whose opposite index corners are ``first`` and ``second``
     (its four corners, where indices are printed, left out) that its largest mark covers; None where no
     card of a card's shape lies whole there, or it is not the card both corners were read on."""
-    window = _window(image, first, second)
-    if window is None:
-        return None
-    card, glyphs, _ = window
-    seen = _card_white(card, glyphs)
-    if seen is None:
-        return None
-    hsv, paper, (face, centre, across, along) = seen
-    # The card found must be the one both corners were read on (a card in a row lies between one
-    # card's bottom corner and the next's top).
-    if not _read_on(glyphs, centre, across, along):
-        return None
-    middle = _middle(face, centre, across, along)
-    ink = (_ink(hsv, paper) & middle).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
-    return largest / max(int(middle.sum()), 1)
+    return Middle(image, first, second).picture()
+
+
+class Middle:
+    """The middle of the card whose two opposite index corners are ``first`` and ``second``, looked at
+    once for all that is asked of it: its pips counted (:meth:`counted`), how much of it a picture
+    covers (:meth:`picture`).
+
+    Why one object: the recogniser asks of a card's middle first its count and, where there is none,
+    its picture, and both look through the same window at the same card white, which is most of what
+    either costs (some two milliseconds a card on one core, a frame's budget being sixty for a dozen
+    cards). The pips' colour and outline are measured only when asked for (:meth:`Counted.shape`): they
+    settle only a suit its index is in doubt of, most indices are read all but certainly, and measuring
+    them costs as much again as the count. What is asked is worked out the first time and kept.
+    """
+
+    def __init__(self, image: Frame, first: Corner, second: Corner) -> None:
+        window = _window(image, first, second)
+        self._window = window
+        self._seen = None if window is None else _card_white(window[0], window[1])
+        self._counted: Counted | None = None
+        self._count_asked = False
+        self._shape: Pips | None = None
+        self._picture: float | None = None
+        self._picture_asked = False
+
+    def counted(self) -> Counted | None:
+        """The plain count of the card's pips (see :func:`count_pips`), or None."""
+        if not self._count_asked:
+            self._count_asked = True
+            self._counted = self._count()
+        return self._counted
+
+    def _count(self) -> Counted | None:
+        if self._window is None or self._seen is None:
+            return None
+        card, glyphs, reach = self._window
+        seen = self._seen
+        found = _marks(seen, glyphs, reach)
+        if found is None:
+            return None
+        marks, (centre, along) = found
+        count = _plain(marks, centre, along)
+        if count is None or _washed_out(seen):
+            return None
+
+        def shape() -> Pips:
+            if self._shape is None:
+                self._shape = _suit_shape(card, seen[:2], count, marks, centre, along)
+            return self._shape
+
+        return Counted(count, shape)
+
+    def picture(self) -> float | None:
+        """The share of the card's middle its largest mark covers (see :func:`picture_share`), or
+        None."""
+        if not self._picture_asked:
+            self._picture_asked = True
+            self._picture = self._share()
+        return self._picture
+
+    def _share(self) -> float | None:
+        if self._window is None or self._seen is None:
+            return None
+        hsv, paper, (face, centre, across, along) = self._seen
+        # The card found must be the one both corners were read on (a card in a row lies between one
+        # card's bottom corner and the next's top).
+        if not _read_on(self._window[1], centre, across, along):
+            return None
+        middle = _middle(face, centre, across, along)
+        ink = (_ink(hsv, paper) & middle).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
+        return largest / max(int(middle.sum()), 1)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Counted:
+    """A plain count of a card's pips, their colour and outline (a :class:`Pips`) measured when first
+    asked for (see :class:`Middle`)."""
+
+    count: int
+    shape: Callable[[], Pips]
+    """The count with the pips' colour and outline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +288,8 @@ def pips_of(image: Frame, outline: Sequence[Point]) -> Pips | None:
     count = counts[0]
     if count is None or counts[1] != count:
         return None  # the count depends on where the indices are taken to end: not plain
+    if _washed_out(seen):
+        return None
     return _suit_shape(card, seen[:2], count, marks, middle, along)
 
 
@@ -380,7 +440,9 @@ def _marks(
 ) -> tuple[list[tuple[float, float, float]], tuple[Point, Vector]] | None:
     """The marks on the card whose white is ``seen`` in its window (see :func:`_card_white`) (area,
     x, y), its index glyphs left out, and the card's middle and long axis; None where the window shows
-    no plain card: a mark too large for a pip, a mark where an index is printed, a pip washed pale.
+    no plain card: a mark too large for a pip, a mark where an index is printed. (Whether a pip is
+    washed pale, :func:`_washed_out`, is asked only of marks that make a plain count: it costs as much
+    as finding them.)
 
     Every mark on the card's face counts, wherever it lies: a pip passed over for where it lies (near
     an edge, far out along the card as some decks print the ends of a nine) would leave a count short
@@ -422,8 +484,6 @@ def _marks(
         if corner is not None:
             return None  # an index not read: a deck printing four
         marks.append((float(area), cx, cy))
-    if _washed_out(hsv, paper, _middle(face, centre, across, along)):
-        return None
     return marks, ((float(centre[0]), float(centre[1])), along / float(np.hypot(*along)))
 
 
@@ -439,17 +499,19 @@ def _middle(
     return middle
 
 
-def _washed_out(hsv: npt.NDArray[np.uint8], paper: float, middle: npt.NDArray[np.bool_]) -> bool:
-    """Whether a mark too pale to be ink lies on the card: a pip under a lamp's glare, lifted to grey
-    or pink.
+def _washed_out(seen: _White) -> bool:
+    """Whether a mark too pale to be ink lies on the card whose white is ``seen`` (see
+    :func:`_card_white`): a pip under a lamp's glare, lifted to grey or pink.
 
     Why: glare can wash one pip out of the count and leave a count that is plain but wrong (a three's
     middle pip gone leaves a two). Solid ink is well under 0.6 of the card white's brightness, or
     deeply red; a mark short of that but darker than FAINT of the card white, dimmer than the white
     round it (DIMMER) or pinker than card white (PALE_RED), of a pip's size or so and clear of solid
-    ink's edge, is none of print, paper or noise. The corners of the card (``middle`` leaves them out)
-    are not looked at: a small card's index strokes, blurred, are as pale.
+    ink's edge, is none of print, paper or noise. The corners of the card (:func:`_middle` leaves them
+    out) are not looked at: a small card's index strokes, blurred, are as pale.
     """
+    hsv, paper, (face, centre, across, along) = seen
+    middle = _middle(face, centre, across, along)
     value = hsv[..., 2].astype(np.float32)
     inner = cv2.erode(middle.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     saturation = hsv[..., 1]

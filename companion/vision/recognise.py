@@ -70,7 +70,7 @@ from companion.vision.motion import (
     touches,
     within,
 )
-from companion.vision.pips import Pips
+from companion.vision.pips import Counted, Middle
 from companion.vision.reading import Reading, lie, opposite
 from companion.vision.settings import SHIPPED, PipSettings, ReadingSettings, RecognitionSettings, SuitSettings
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
@@ -132,7 +132,7 @@ class Recogniser:
         self.settings = settings
         #: Filmed frames: the pip counts and pictures of the last frame, by the two corners' names and
         #: places (see :meth:`_kept`).
-        self._counts: dict[_Still, Pips | None] = {}
+        self._counts: dict[_Still, Counted | None] = {}
         self._pictures: dict[_Still, float | None] = {}
         #: Filmed frames with ``motion``: the table as last read (see :meth:`_detect_changed`).
         self._motion = Motion(settings.motion) if filmed and motion else None
@@ -412,8 +412,17 @@ class Recogniser:
         groups = joined_by_white(image, scale, groups)
         cards = [(group, *agree(group)) for group in groups]
         if self.pips:
-            counts: dict[_Still, Pips | None] = {}
+            counts: dict[_Still, Counted | None] = {}
             pictures: dict[_Still, float | None] = {}
+            # One look at each card's middle serves its count and its picture (see Middle).
+            middles: dict[tuple[int, int], Middle] = {}
+
+            def middle(a: Reading, b: Reading) -> Middle:
+                key = (id(a), id(b))
+                if key not in middles:
+                    middles[key] = Middle(image, _corner(a, scale), _corner(b, scale))
+                return middles[key]
+
             unsure = [
                 r for r in readings if not r.accepted(accepting) and r.not_index < accepting.unknown_below
             ]
@@ -424,14 +433,14 @@ class Recogniser:
                     counts,
                     a,
                     b,
-                    lambda: pips.pips_between(image, _corner(a, scale), _corner(b, scale)),
+                    lambda: middle(a, b).counted(),
                 ),
                 lambda a, b: self._kept(
                     self._pictures,
                     pictures,
                     a,
                     b,
-                    lambda: pips.picture_share(image, _corner(a, scale), _corner(b, scale)),
+                    lambda: middle(a, b).picture(),
                 ),
                 unsure,
                 counting,
