@@ -351,15 +351,19 @@ def _off_the_lines(
             continue
         corners = cv2.boxPoints(rect)
         reach = _CORNER_REACH * min(rect[1])
+        # Only what is left of the lines is measured against the corners (most of a frame is line).
+        off = np.flatnonzero(~on)
         dist = np.min(
-            np.hypot(pts[:, None, 0] - corners[None, :, 0], pts[:, None, 1] - corners[None, :, 1]), 1
+            np.hypot(pts[off, None, 0] - corners[None, :, 0], pts[off, None, 1] - corners[None, :, 1]), 1
         )
-        left = ~on & (dist <= reach)
-        if not left.any():
+        left = off[dist <= reach]
+        if not left.size:
             continue
         rest = np.zeros((bh, bw), np.uint8)
         rest[ys[left], xs[left]] = 1
-        count, _, parts, centres = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        count, _, parts, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
+            rest, 8, cv2.CV_32S, cv2.CCL_BBDT
+        )
         if count <= 1:
             continue
         parts = parts[1:].copy()

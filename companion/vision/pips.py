@@ -19,6 +19,7 @@ its pips gives no count, and the index's reading stands as it was.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -229,7 +230,7 @@ class Middle:
             return None
         middle = _middle(face, centre, across, along)
         ink = (_ink(hsv, paper) & middle).astype(np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        n, _, stats, _ = _components(ink)
         largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
         return largest / max(int(middle.sum()), 1)
 
@@ -458,7 +459,7 @@ def _marks(
     else:
         read = {_corner(glyph, centre, across, along) for glyph in glyphs} - {None}
     ink = _ink(hsv, paper).astype(np.uint8)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, centres = _components(ink)
     # How much of each mark lies on the card. Why not where its centre lies: a dark table is all one
     # mark round the card, centred on it.
     on_card = np.bincount(labels[face], minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
@@ -491,8 +492,7 @@ def _middle(
     face: npt.NDArray[np.bool_], centre: Vector, across: Vector, along: Vector
 ) -> npt.NDArray[np.bool_]:
     """The card ``face`` without its four corners (CORNER large), where indices are printed."""
-    size = face.shape[0]
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
+    yy, xx = _grid(face.shape[0])
     u = (xx - centre[0]) * across[0] + (yy - centre[1]) * across[1]
     v = (xx - centre[0]) * along[0] + (yy - centre[1]) * along[1]
     middle: npt.NDArray[np.bool_] = face & ~((np.abs(u) > 0.5 - CORNER[0]) & (np.abs(v) > 0.5 - CORNER[1]))
@@ -523,8 +523,30 @@ def _washed_out(seen: _White) -> bool:
     around = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (AROUND, AROUND)))
     faint = (value < FAINT * paper) | (smooth < DIMMER * around) | (saturation > PALE_RED)
     pale = (inner & ~near_ink & faint).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    n, _, stats, _ = _components(pale)
     return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= PALE_MARK)
+
+
+def _components(
+    mask: npt.NDArray[np.uint8],
+) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The 8-connected components of ``mask`` with their stats and centroids, as
+    ``cv2.connectedComponentsWithStats`` gives them. Why block-based labelling (BBDT): the same labels
+    in about half the time on one thread, and a card's middle is labelled three or four times."""
+    n, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    return int(n), np.asarray(labels, np.int32), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
+
+
+@functools.cache
+def _grid(size: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Row and column of every pixel of a ``size`` square window (made once: every window is one
+    size)."""
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
+    yy.flags.writeable = False
+    xx.flags.writeable = False
+    return yy, xx
 
 
 _EVERY_CORNER: Final = frozenset((across, along) for across in (False, True) for along in (False, True))
@@ -589,7 +611,7 @@ def _card_in(white: npt.NDArray[np.uint8], pared: bool = False) -> _Found | None
     so the card is taken to be the rectangle its white spans, not the white itself. Why: pared, the
     white between a pip and the card's edge can part, and the pip with it (a ten counted eight)."""
     size = white.shape[0]
-    n, labels, _, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    n, labels = cv2.connectedComponentsWithAlgorithm(white, 8, cv2.CV_32S, cv2.CCL_BBDT)
     centre = labels[size // 4 : size - size // 4, size // 4 : size - size // 4]
     counts = np.bincount(centre.ravel(), minlength=n)
     counts[0] = 0
