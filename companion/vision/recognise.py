@@ -184,6 +184,7 @@ class Recogniser:
         # not read at all.
         black = np.argmax(ps[live], axis=1) % 3 == 0  # club (0) or spade (3)
         rejected[live[joined & black & np.isnan(notch)]] = True
+        ps[live] = _soft_spades(ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits)
         out: list[Reading] = []
         for n, c in enumerate(cands):
             if rejected[n]:
@@ -627,6 +628,21 @@ def _check_suits(
         out[:, plain] = pair * (1.0 - share)
     result: npt.NDArray[np.float32] = out.astype(np.float32)
     return result
+
+
+def _soft_spades(
+    ps: npt.NDArray[np.float32], gray: Frame, cands: list[idx.Candidate], settings: SuitSettings
+) -> npt.NDArray[np.float32]:
+    """Suit probabilities ``ps`` of ``cands`` with each spade whose suit mark is too blurred to tell
+    from a club (see SuitSettings.spade_blur) made a coin toss between the two: its card is reported
+    unread, not named wrong."""
+    spade = np.flatnonzero(np.argmax(ps, axis=1) == 3)
+    if spade.size == 0:
+        return ps
+    soft = spade[idx.suit_blur(gray, [cands[k] for k in spade.tolist()]) > settings.spade_blur]
+    out = ps.copy()
+    out[soft, 0] = out[soft, 3] = (ps[soft, 0] + ps[soft, 3]) / 2
+    return out
 
 
 def _outline(group: list[Reading], pts: list[tuple[float, float]]) -> list[tuple[float, float]]:

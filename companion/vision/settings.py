@@ -107,6 +107,16 @@ class SuitSettings:
     over) and a heart its cleft (0.14)."""
     joined_notch_scale: float = 0.01
     """See ``joined_notch_split``."""
+    spade_blur: float = 0.11
+    """A spade read where its suit mark is blurred by more than this share of the rank-to-suit
+    distance (:func:`companion.vision.index.suit_blur`) is reported unread: its black suit is split
+    evenly between spade and club. Why: a spade is told from a club by lacking a club's notches, and
+    blur fills those in. Measured on the tuning tables (seeds 0-11, cards 110 pixels wide, defocused
+    0-3.5 pixels), a club's notch depth falls with blur from 0.17 of the mark's height (sharp) to
+    0.06 at a blur of 0.10-0.11 and 0.035 past 0.11: a spade's own (0.023-0.043). Past that, the
+    outline says "spade" of every club and the network alone mixes them: every name read wrong there
+    was a club read as a spade (from a blur of 0.117 up). A club is still named, its notches showing
+    through the blur being evidence; blur never makes a spade look notched."""
     black_sway: float = 5.0
     """Most the notch evidence may move the log-odds of one black suit (spade or club) against the
     other. Strong, since the network's black-suit split is its weakest part and the outlines differ
