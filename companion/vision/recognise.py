@@ -422,7 +422,7 @@ class Recogniser:
             def middle(a: Reading, b: Reading) -> Middle:
                 key = (id(a), id(b))
                 if key not in middles:
-                    middles[key] = Middle(image, _corner(a, scale), _corner(b, scale))
+                    middles[key] = Middle(image, _corner(a, scale), _corner(b, scale), counting)
                 return middles[key]
 
             unsure = [
@@ -470,7 +470,7 @@ class Recogniser:
             for quad in faces:
                 # A face-up card with no index found on it: named by its pips where they say plainly
                 # what it is, else reported as a card that could not be read.
-                shown = by_pips(pips.pips_of(image, quad), counting) if self.pips else None
+                shown = by_pips(pips.pips_of(image, quad, counting), counting) if self.pips else None
                 sightings.append(
                     Sighting(
                         seen_from_text(shown) if shown else UNKNOWN,
