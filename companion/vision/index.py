@@ -1,6 +1,6 @@
 """Finding index corners (the small rank-over-suit print in a card's corner) and turning each into features.
 
-Why one module of about 700 lines: finding candidates and cutting their features must stay exactly what
+Why one module of about 750 lines: finding candidates and cutting their features must stay exactly what
 the network build trained on (the shipped networks learnt from these very features), so it is kept whole
 and changed only together with a rebuild.
 

@@ -36,7 +36,7 @@ How a frame is read, and why:
 
 :func:`duplicates` names cards seen more than once (a misread, or a second deck on the table).
 
-The module is a little over 600 lines: the reading of a frame, the merging of its corners into cards
+The module is under 700 lines: the reading of a frame, the merging of its corners into cards
 and the keeping of a filmed table share the recogniser's state, and the parts that need none of it
 live apart (reading, arbitration, backs, geometry, motion).
 """
