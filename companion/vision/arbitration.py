@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from companion.vision.pips import Pips
+from companion.vision.pips import Counted, Pips
 from companion.vision.reading import Reading, opposite
 from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import UNKNOWN
@@ -27,6 +27,9 @@ RED: Final = ("d", "h")
 
 Card = tuple[list[Reading], str, float]
 """A card as read: the readings of its corners, its name and how sure that is."""
+Count = Pips | Counted
+"""A plain count of a card's pips, with their colour and outline, or with those measured when asked
+(see :class:`companion.vision.pips.Middle`)."""
 
 
 def agree(group: list[Reading]) -> tuple[str, float]:
@@ -46,7 +49,7 @@ def agree(group: list[Reading]) -> tuple[str, float]:
 
 def counted(
     cards: list[Card],
-    pips_between: Callable[[Reading, Reading], Pips | None],
+    pips_between: Callable[[Reading, Reading], Count | None],
     pictured: Callable[[Reading, Reading], float | None],
     unsure: Sequence[Reading] = (),
     settings: PipSettings = SHIPPED.pips,
@@ -94,7 +97,7 @@ def counted(
         court = next((card for card in pair if card[1][:-1] in COURT_RANKS), None)
         found = pips_between(a, b)
         count = None if found is None else found.count
-        shown = by_pips(found, settings)
+        shown = _shown(found, settings)
         picture = None if count is not None or (court is not None and j == k) else pictured(a, b)
         bar = settings.overruling_picture if court is None else settings.picture
         shows = picture is not None and picture > bar
@@ -133,7 +136,7 @@ def counted(
 def _counted_with_unsure(
     card: Card,
     unsure: Sequence[Reading],
-    pips_between: Callable[[Reading, Reading], Pips | None],
+    pips_between: Callable[[Reading, Reading], Count | None],
     settings: PipSettings,
 ) -> Card:
     """``card``, read at one corner only, counted against an index read unsurely (``unsure``: too
@@ -153,25 +156,40 @@ def _counted_with_unsure(
     found = None if other is None else pips_between(a, other)
     if other is None or found is None:
         return card
-    named = _counted_name(label, group, found.count, by_pips(found, settings), False, settings)
+    named = _counted_name(label, group, found.count, _shown(found, settings), False, settings)
     return ([a, other], named, conf if named == label else settings.pip_confidence)
 
 
+def _shown(found: Count | None, settings: PipSettings) -> Callable[[], str | None]:
+    """What the pips ``found`` plainly name (see :func:`by_pips`), to be asked only where it matters:
+    their colour and outline are measured then (see :class:`companion.vision.pips.Middle`)."""
+    if found is None:
+        return lambda: None
+    return lambda: by_pips(found if isinstance(found, Pips) else found.shape(), settings)
+
+
 def _counted_name(
-    label: str, group: list[Reading], count: int, shown: str | None, two_suits: bool, settings: PipSettings
+    label: str,
+    group: list[Reading],
+    count: int,
+    shown: Callable[[], str | None],
+    two_suits: bool,
+    settings: PipSettings,
 ) -> str:
     """The name of a card read as ``label`` (by the readings ``group``) whose pips are plainly ``count``
-    (and, if ``shown``, plainly of that card's suit: see :func:`by_pips`), where its corners read
-    ``two_suits`` or one.
+    (and, if ``shown()`` says so, plainly of that card's suit: see :func:`by_pips`), where its corners
+    read ``two_suits`` or one.
 
     The count names the rank. The suit is the index's unless the pips plainly show the other of its
     colour and the index is in doubt: its least sure corner under ``settings.sure_index``, or its two corners
-    reading two suits, when without the pips' word the card is not named at all.
+    reading two suits, when without the pips' word the card is not named at all. The pips are asked
+    only then.
     """
     suit = label[-1]
     in_doubt = two_suits or min(r.confidence for r in group) < settings.sure_index
-    if shown is not None and (shown[-1] in RED) == (suit in RED) and in_doubt:
-        suit = shown[-1]
+    plain = shown() if in_doubt else None
+    if plain is not None and (plain[-1] in RED) == (suit in RED):
+        suit = plain[-1]
     elif two_suits:
         return UNKNOWN
     return f"{PIP_NAMES[count]}{suit}"

@@ -19,7 +19,8 @@ its pips gives no count, and the index's reading stands as it was.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,12 +29,13 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.vision.index import Candidate, suit_notches
-from companion.vision.settings import SHIPPED, PipSettings
+from companion.vision.settings import SHIPPED, PipGeometry, PipSettings
 from companion.vision.types import Frame
 
 __all__ = [
-    "DIAGONAL",
     "Corner",
+    "Counted",
+    "Middle",
     "Pips",
     "count_pips",
     "picture_share",
@@ -47,107 +49,28 @@ Corner = tuple[Point, Point]
 """One index corner read: the middles of its rank and of its suit mark, in image pixels."""
 Vector = npt.NDArray[np.float64]
 
-#: The card is looked at with its two index corners this many pixels apart. Why: pips of a ten are
-#: about a tenth of that across, ten pixels, still apart and clear of the 3x3 opening that takes thin
-#: lines away; a count then costs about 0.9 ms (at 160 apart it cost twice that, and counted no more).
-DIAGONAL: Final = 100
-#: Marks whose area is within this factor of the pips' median area are pips. A pip's area varies with
-#: its suit's shape only a little within one card; two pips run together (too small a card, blur) make
-#: a mark of twice the area, which is then "something else" and spoils the count.
-PIP_SPREAD: Final = 1.6
-#: A mark smaller than this share of the pips' median area is dust or print noise and is passed over;
-#: one larger, and outside the pips' spread, is something else printed in the middle: no plain count.
-SPECK: Final = 0.2
-#: The smallest pip counted, as a share of the distance between the index corners (a real ten's pips
-#: are about 0.1 of it).
-MIN_PIP: Final = 0.03
-#: The largest pip of a number card, across, as a share of the distance between the index corners
-#: (the real deck's two of clubs: 0.16). A mark larger is no pip: a court card's picture (whose two
-#: halves, turned half round from each other, would otherwise pass for a pair of pips), an ace's great
-#: pip, a chip lying on the card.
-MAX_PIP: Final = 0.25
-#: Marks this hollow (area over their box's area) or this long and thin, and longer than LINE, are
-#: lines (a frame round the pips, a card's edge, a shadow), not pips. Every suit's pip fills half its box.
-HOLLOW: Final = 0.3
-LINE: Final = 0.12
-#: Marks centred within this many rank-to-suit distances of an index glyph's middle are that glyph
-#: (a "10" is two marks, each about a third of that distance from the rank's middle).
-GLYPH_REACH: Final = 0.6
-#: Where a card prints its index corners, as shares of its width and height from each corner. Marks in
-#: the two corners read are their indices (a "10" is three marks); a mark in either other corner is an
-#: index not read (a deck printing its index in all four corners) and spoils the count. Pips stand
-#: farther in: the real deck's ten 0.27 across, the demo deck's 0.3.
-CORNER: Final = (0.2, 0.22)
-#: Corners as large as the largest indices printed (the demo deck's reaches 0.22 across and 0.3 along).
-#: Where no index was read, a card's pips are counted twice, with corners of either size, and the count
-#: stands only if the two agree. Why: a deck whose index reaches past CORNER has its index suit marks
-#: counted as pips (pip-sized, and turned half round about the middle as pips are: the demo deck's
-#: fives counted seven), while one whose outer pips stand in WIDE_CORNER loses them, again in pairs.
-WIDE_CORNER: Final = (0.25, 0.32)
-#: Card white darker than this share of its brightness, and away from anything printed, is a pale
-#: mark (see :func:`_washed_out`); one of PALE_MARK pixels or more (in the window: a ten's pip is about
-#: 80) spoils the count. At 0.8 the real deck's photos lost a third of their counts to their own
-#: shading; at 0.7 none, and a glare's grey pip (0.6-0.67 of the card white) is still seen.
-FAINT: Final = 0.7
-PALE_MARK: Final = 25
-#: A mark darker than DIMMER of the brightest card white within AROUND pixels of it (in the window, a
-#: pip is 9-12 wide; both smoothed a little first) is pale too, however bright the glare has made it:
-#: glare lifted a three's middle pip to 0.63-0.78 of the card white beside it, FAINT alone saw too
-#: little of it, and the three was counted a two. The card's own shading changes too slowly to dim
-#: anything by a quarter over a pip's width; at 0.78 and above the blur and noise round a small card's
-#: pips in dim light did (0.7-0.75 keep every frame tried).
-DIMMER: Final = 0.72
-AROUND: Final = 15
-#: Red ink is solid above SOLID_RED of the saturation of the card's deepest red (the real deck's red
-#: pips: 170 or so; a small card's, through a webcam's JPEG, much less), and a mark redder than card
-#: white (PALE_RED; card white is below 40, tinted more it is balanced) but not solid is a red pip
-#: washed pink by glare (60-107 seen): one a five lost, counted four.
-SOLID_RED: Final = 0.75
-PALE_RED: Final = 55
-#: The window looked in, as a share of the distance between the index corners: a whole card fits.
-WINDOW: Final = 1.5
-#: The distance between a card's two index middles, as a share of the card's width: the window on a
-#: card found by its outline is scaled as one found by its indices (the real deck 1.2, the demo deck 1.25).
-INDEX_DIAGONAL: Final = 1.24
-#: Ink whose saturation is over this is coloured (a red suit's).
-RED_INK: Final = 90
-#: A pip is cut out for its outline as an index's suit mark is, the rank-to-suit distance this many
-#: times the square root of the pip's area (a suit mark is about 0.6 of that distance tall).
-PIP_TO_LENGTH: Final = 2.2
-#: How far a pip turned half round about the card's middle may land from the pip opposite it, and an
-#: odd pip (a seven's) from the card's middle line, as a share of the distance between the
-#: index corners.
-SYMMETRY: Final = 0.05
 
-
-def count_pips(image: Frame, first: Corner, second: Corner) -> int | None:
+def count_pips(
+    image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips
+) -> int | None:
     """The number of pips on the card whose two opposite index corners are ``first`` and ``second``,
     or None when the card's middle shows no plain count.
 
     ``first`` and ``second`` must be the two corners of one card, each printed turned half round from
     the other: the card's middle is the midpoint of their middles.
     """
-    found = pips_between(image, first, second)
+    found = pips_between(image, first, second, settings)
     return None if found is None else found.count
 
 
-def pips_between(image: Frame, first: Corner, second: Corner) -> Pips | None:
+def pips_between(
+    image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips
+) -> Pips | None:
     """The pips of the card whose two opposite index corners are ``first`` and ``second`` (see
     :func:`count_pips`), their count and, as :func:`pips_of` gives them, their colour and shape; None
     when the card's middle shows no plain count."""
-    window = _window(image, first, second)
-    if window is None:
-        return None
-    card, glyphs, reach = window
-    seen = _card_white(card, glyphs)
-    if seen is None:
-        return None
-    found = _marks(seen, glyphs, reach)
-    if found is None:
-        return None
-    marks, (centre, along) = found
-    count = _plain(marks, centre, along)
-    return None if count is None else _suit_shape(card, seen[:2], count, marks, centre, along)
+    found = Middle(image, first, second, settings).counted()
+    return None if found is None else found.shape()
 
 
 def shows_picture(image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips) -> bool:
@@ -159,31 +82,104 @@ def shows_picture(image: Frame, first: Corner, second: Corner, settings: PipSett
     as a 10) are told apart by the card's middle, and where the pips cannot be counted (a court's
     picture gives no count) the picture itself says which.
     """
-    share = picture_share(image, first, second)
+    share = picture_share(image, first, second, settings)
     return share is not None and share > settings.picture
 
 
-def picture_share(image: Frame, first: Corner, second: Corner) -> float | None:
+def picture_share(
+    image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips
+) -> float | None:
     """The share of the middle of the card whose opposite index corners are ``first`` and ``second``
     (its four corners, where indices are printed, left out) that its largest mark covers; None where no
     card of a card's shape lies whole there, or it is not the card both corners were read on."""
-    window = _window(image, first, second)
-    if window is None:
-        return None
-    card, glyphs, _ = window
-    seen = _card_white(card, glyphs)
-    if seen is None:
-        return None
-    hsv, paper, (face, centre, across, along) = seen
-    # The card found must be the one both corners were read on (a card in a row lies between one
-    # card's bottom corner and the next's top).
-    if not _read_on(glyphs, centre, across, along):
-        return None
-    middle = _middle(face, centre, across, along)
-    ink = (_ink(hsv, paper) & middle).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
-    return largest / max(int(middle.sum()), 1)
+    return Middle(image, first, second, settings).picture()
+
+
+class Middle:
+    """The middle of the card whose two opposite index corners are ``first`` and ``second``, looked at
+    once for all that is asked of it: its pips counted (:meth:`counted`), how much of it a picture
+    covers (:meth:`picture`).
+
+    Why one object: the recogniser asks of a card's middle first its count and, where there is none,
+    its picture, and both look through the same window at the same card white, which is most of what
+    either costs (some two milliseconds a card on one core, a frame's budget being sixty for a dozen
+    cards). The pips' colour and outline are measured only when asked for (:meth:`Counted.shape`): they
+    settle only a suit its index is in doubt of, most indices are read all but certainly, and measuring
+    them costs as much again as the count. What is asked is worked out the first time and kept.
+    """
+
+    def __init__(
+        self, image: Frame, first: Corner, second: Corner, settings: PipSettings = SHIPPED.pips
+    ) -> None:
+        g = self._geometry = settings.geometry
+        window = _window(image, first, second, g)
+        self._window = window
+        self._seen = None if window is None else _card_white(card=window[0], g=g, glyphs=window[1])
+        self._counted: Counted | None = None
+        self._count_asked = False
+        self._shape: Pips | None = None
+        self._picture: float | None = None
+        self._picture_asked = False
+
+    def counted(self) -> Counted | None:
+        """The plain count of the card's pips (see :func:`count_pips`), or None."""
+        if not self._count_asked:
+            self._count_asked = True
+            self._counted = self._count()
+        return self._counted
+
+    def _count(self) -> Counted | None:
+        if self._window is None or self._seen is None:
+            return None
+        card, glyphs, reach = self._window
+        seen, g = self._seen, self._geometry
+        found = _marks(seen, glyphs, reach, g)
+        if found is None:
+            return None
+        marks, (centre, along) = found
+        count = _plain(marks, centre, along, g)
+        if count is None or _washed_out(seen, g):
+            return None
+
+        def shape() -> Pips:
+            if self._shape is None:
+                self._shape = _suit_shape(card, seen[:2], count, marks, centre, along, g)
+            return self._shape
+
+        return Counted(count, shape)
+
+    def picture(self) -> float | None:
+        """The share of the card's middle its largest mark covers (see :func:`picture_share`), or
+        None."""
+        if not self._picture_asked:
+            self._picture_asked = True
+            self._picture = self._share()
+        return self._picture
+
+    def _share(self) -> float | None:
+        if self._window is None or self._seen is None:
+            return None
+        hsv, paper, (face, centre, across, along) = self._seen
+        g = self._geometry
+        # The card found must be the one both corners were read on (a card in a row lies between one
+        # card's bottom corner and the next's top).
+        if not _read_on(self._window[1], centre, across, along, g):
+            return None
+        middle = _middle(face, centre, across, along, g)
+        ink = (_ink(hsv, paper, g) & middle).astype(np.uint8)
+        n, _, stats, _ = _components(ink)
+        largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
+        return largest / max(int(middle.sum()), 1)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Counted:
+    """A plain count of a card's pips, their colour and outline (a :class:`Pips`) measured when first
+    asked for (see :class:`Middle`)."""
+
+    count: int
+    shape: Callable[[], Pips]
+    """The count with the pips' colour and outline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +196,7 @@ class Pips:
     where none was measured)."""
 
 
-def pips_of(image: Frame, outline: Sequence[Point]) -> Pips | None:
+def pips_of(image: Frame, outline: Sequence[Point], settings: PipSettings = SHIPPED.pips) -> Pips | None:
     """The pips of the face-up card whose outline (four corners, image pixels) is ``outline``, when
     their count is plain, with their colour and shape; None otherwise.
 
@@ -210,27 +206,30 @@ def pips_of(image: Frame, outline: Sequence[Point]) -> Pips | None:
     colour and outline (a heart's cleft and a club's lobes against a diamond's and a spade's plain
     sides) the suit. Whatever lies in the card's four corners is taken for its indices.
     """
+    g = settings.geometry
     (cx, cy), size, _ = cv2.minAreaRect(np.asarray(outline, np.float32))
     if min(size) < 1:
         return None
-    scale = DIAGONAL / (INDEX_DIAGONAL * min(size))
-    half = round(WINDOW * DIAGONAL / 2)
+    scale = g.diagonal / (g.index_diagonal * min(size))
+    half = round(g.window * g.diagonal / 2)
     warp = np.array([[scale, 0, half - scale * cx], [0, scale, half - scale * cy]], np.float32)
     card = np.asarray(cv2.warpAffine(image, warp, (2 * half, 2 * half), flags=cv2.INTER_CUBIC), np.uint8)
-    seen = _card_white(card)
+    seen = _card_white(card, g)
     if seen is None:
         return None
     counts = []
-    for corners in (CORNER, WIDE_CORNER):
-        found = _marks(seen, None, 0.0, corners)
+    for corners in (g.corner, g.wide_corner):
+        found = _marks(seen, None, 0.0, g, corners)
         if found is None:
             return None
         marks, (middle, along) = found
-        counts.append(_plain(marks, middle, along))
+        counts.append(_plain(marks, middle, along, g))
     count = counts[0]
     if count is None or counts[1] != count:
         return None  # the count depends on where the indices are taken to end: not plain
-    return _suit_shape(card, seen[:2], count, marks, middle, along)
+    if _washed_out(seen, g):
+        return None
+    return _suit_shape(card, seen[:2], count, marks, middle, along, g)
 
 
 def _suit_shape(
@@ -240,14 +239,15 @@ def _suit_shape(
     marks: Sequence[tuple[float, float, float]],
     middle: Point,
     along: Vector,
+    g: PipGeometry,
 ) -> Pips:
     """The colour and shape of the pips ``marks`` (area, x, y) of the card in the window ``card``
     (``white``: the window in HSV and how bright its card white is, see :func:`_card_white`), whose
     middle and long axis are ``middle`` and ``along`` (a unit vector)."""
     hsv, paper = white
-    ink = _ink(hsv, paper).astype(np.uint8)
+    ink = _ink(hsv, paper, g).astype(np.uint8)
     _, labels = cv2.connectedComponents(ink, connectivity=8)
-    coloured = hsv[..., 1] > RED_INK
+    coloured = hsv[..., 1] > g.red_ink
     red: list[bool] = []
     heights: list[float] = []
     pips: list[Candidate] = []
@@ -258,7 +258,7 @@ def _suit_shape(
         # A pip stands with its top towards the nearer short edge of the card, as the index's suit mark
         # stands under its rank: cut out upright as one, with the rank's place left blank.
         off = float((np.array([x, y]) - np.array(middle)) @ along)
-        if abs(off) < SYMMETRY * DIAGONAL:
+        if abs(off) < g.symmetry * g.diagonal:
             continue  # on the middle line: either way up
         up = along * np.sign(off)
         if k:
@@ -267,7 +267,7 @@ def _suit_shape(
             tall = float(depth.max() - depth.min())
             if tall >= 4:
                 heights.append(float(depth.mean() - depth.min()) / tall)
-        length = PIP_TO_LENGTH * float(np.sqrt(area))
+        length = g.pip_to_length * float(np.sqrt(area))
         rank = (x + up[0] * length, y + up[1] * length)
         pips.append(Candidate(rank, (x, y), length))
     gray = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -278,8 +278,10 @@ def _suit_shape(
     return Pips(count, sum(red) > len(red) / 2, notch, height)
 
 
-def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Point], float] | None:
-    """A square window on the card's middle, scaled so its two index corners are DIAGONAL apart and
+def _window(
+    image: Frame, first: Corner, second: Corner, g: PipGeometry
+) -> tuple[Frame, list[Point], float] | None:
+    """A square window on the card's middle, scaled so its two index corners are ``g.diagonal`` apart and
     wide enough to hold the whole card however it is turned (a card's diagonal is about 1.2-1.4 of
     its index corners' distance); the index glyphs' middles in it; how far about each a mark is part of
     the glyph. None unless the corners are placed as two corners of one card."""
@@ -289,35 +291,23 @@ def _window(image: Frame, first: Corner, second: Corner) -> tuple[Frame, list[Po
     length = (float(np.hypot(*(s1 - r1))) + float(np.hypot(*(s2 - r2)))) / 2
     if diagonal < 4 * length:
         return None
-    scale = DIAGONAL / diagonal
-    half = round(WINDOW * DIAGONAL / 2)
+    scale = g.diagonal / diagonal
+    half = round(g.window * g.diagonal / 2)
     middle = (c1 + c2) / 2
     warp = np.array([[scale, 0, half - scale * middle[0]], [0, scale, half - scale * middle[1]]], np.float32)
     card = np.asarray(cv2.warpAffine(image, warp, (2 * half, 2 * half), flags=cv2.INTER_LINEAR), np.uint8)
     glyphs = [(float(x), float(y)) for x, y in (scale * (p - middle) + half for p in (r1, s1, r2, s2))]
-    return card, glyphs, GLYPH_REACH * length * scale
+    return card, glyphs, g.glyph_reach * length * scale
 
 
-#: How far a lamp's or a camera's colour tips card white, as the saturation (0-255) of the whitest
-#: pixels, before it is taken out (TINTED), and the most it is taken to tip it (CAST). Below TINTED card
-#: white still passes for white (a saturation under 50-60), and the pale yellows of a court's picture
-#: stay darker than it, which evening them out would undo (a real deck photographed slightly blue,
-#: 26, lost three courts' pictures). A webcam's drifting white balance under a warm or a cool lamp tips
-#: it up to about 85; whitest pixels more coloured than CAST are a tinted print (a back), not a light.
-TINTED: Final = 40
-CAST: Final = 100
-#: Card white's saturation is under this (0-255), whatever its brightness.
-PALE: Final = 60
-
-
-def balanced(picture: Frame) -> Frame:
+def balanced(picture: Frame, g: PipGeometry = SHIPPED.pips.geometry) -> Frame:
     """``picture`` with its colours scaled so that the whitest of its pixels are grey.
 
     Why: card white under a warm lamp or a webcam's drifting white balance is tinted past what is taken
     for white (a saturation under 50-60), so a face showed no white and was taken for a back, and red
     ink's saturation drifts with the tint. The whitest pixels round a card are mostly its white (the
-    median of them: a court's picture has pale yellows as bright). Only a tint between TINTED and CAST
-    is taken out.
+    median of them: a court's picture has pale yellows as bright). Only a tint between ``g.tinted``
+    and ``g.cast`` is taken out.
     """
     # The brightest channel of each pixel, compared pairwise: a reduction along the three channels
     # costs twenty times as much.
@@ -325,7 +315,7 @@ def balanced(picture: Frame) -> Frame:
     whitest = brightest >= np.percentile(brightest, 95)
     white = np.median(picture[whitest], axis=0).astype(np.float32)
     top = float(white.max())
-    if top < 1 or not TINTED / 255 <= 1.0 - float(white.min()) / top <= CAST / 255:
+    if top < 1 or not g.tinted / 255 <= 1.0 - float(white.min()) / top <= g.cast / 255:
         return picture  # no white, white enough, or a print's own colour
     gains = top / np.maximum(white, 1.0)
     out: Frame = np.asarray(np.clip(picture.astype(np.float32) * gains, 0, 255), np.uint8)
@@ -338,55 +328,61 @@ _Found = tuple[npt.NDArray[np.bool_], Vector, Vector, Vector]
 _White = tuple[npt.NDArray[np.uint8], float, _Found]
 
 
-def _card_white(card: Frame, glyphs: Sequence[Point] = ()) -> _White | None:
+def _card_white(card: Frame, g: PipGeometry, glyphs: Sequence[Point] = ()) -> _White | None:
     """The window ``card`` in HSV, how bright its card white is, and the card found in it (see
     :func:`_face`; ``glyphs``: the middles of the rank and suit of its two index corners read, if any);
     None where there is no card white to see marks against (a dark face) or no card of a card's shape."""
     size = card.shape[0]
     quarter = size // 4
-    hsv = np.asarray(cv2.cvtColor(balanced(card), cv2.COLOR_BGR2HSV), np.uint8)
+    hsv = np.asarray(cv2.cvtColor(balanced(card, g), cv2.COLOR_BGR2HSV), np.uint8)
     middle = hsv[quarter : size - quarter, quarter : size - quarter]
     brightest = float(np.percentile(middle[..., 2], 90))
     if brightest < 60:
         return None
     # A lamp's glare on the card can set the brightest tenth, and the rest of its white, dimmer than
     # three quarters of that, is then not seen as white: the pale pixels' median is card white then.
-    pale = middle[..., 1] < PALE
+    pale = middle[..., 1] < g.pale
     papers = [brightest] if pale.mean() < 0.5 else [brightest, float(np.median(middle[..., 2][pale]))]
     for paper in papers:
-        found = _face(hsv, paper) or (_face_apart(card, hsv, paper, glyphs) if glyphs else None)
+        found = _face(hsv, paper, g) or (_face_apart(card, hsv, paper, glyphs, g) if glyphs else None)
         if found is not None:
             return hsv, paper, found
     return None
 
 
-def _ink(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
+def _ink(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> npt.NDArray[np.bool_]:
     """What is printed on card white ``paper`` bright: dark, or coloured (red pips), thin lines taken
     away (a frame round the pips, as the demo deck prints, would otherwise join the pips it touches)."""
-    printed = _printed(hsv, paper).astype(np.uint8)
+    printed = _printed(hsv, paper, g).astype(np.uint8)
     return np.asarray(cv2.morphologyEx(printed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) > 0
 
 
-def _printed(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.bool_]:
+def _printed(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> npt.NDArray[np.bool_]:
     """Everything dark or coloured on card white ``paper`` bright, thin lines and all."""
     value = hsv[..., 2].astype(np.float32)
-    coloured = (hsv[..., 1] > RED_INK) & (value < 0.97 * paper + 8)
+    coloured = (hsv[..., 1] > g.red_ink) & (value < 0.97 * paper + 8)
     printed: npt.NDArray[np.bool_] = (value < 0.6 * paper) | coloured
     return printed
 
 
 def _marks(
-    seen: _White, glyphs: Sequence[Point] | None, reach: float, corners: tuple[float, float] = CORNER
+    seen: _White,
+    glyphs: Sequence[Point] | None,
+    reach: float,
+    g: PipGeometry,
+    corners: tuple[float, float] | None = None,
 ) -> tuple[list[tuple[float, float, float]], tuple[Point, Vector]] | None:
     """The marks on the card whose white is ``seen`` in its window (see :func:`_card_white`) (area,
     x, y), its index glyphs left out, and the card's middle and long axis; None where the window shows
-    no plain card: a mark too large for a pip, a mark where an index is printed, a pip washed pale.
+    no plain card: a mark too large for a pip, a mark where an index is printed. (Whether a pip is
+    washed pale, :func:`_washed_out`, is asked only of marks that make a plain count: it costs as much
+    as finding them.)
 
     Every mark on the card's face counts, wherever it lies: a pip passed over for where it lies (near
     an edge, far out along the card as some decks print the ends of a nine) would leave a count short
     by a pip and its opposite, which turned half round still looks like pips. With ``glyphs`` None (no
-    index read), whatever lies in any of the four corners (``corners`` large, as CORNER) is taken for
-    an index.
+    index read), whatever lies in any of the four corners (``corners`` large, ``g.corner`` unless
+    told) is taken for an index.
     """
     hsv, paper, (face, centre, across, along) = seen
     size = hsv.shape[0]
@@ -394,9 +390,9 @@ def _marks(
     if glyphs is None:
         read, glyphs = set(_EVERY_CORNER), []
     else:
-        read = {_corner(glyph, centre, across, along) for glyph in glyphs} - {None}
-    ink = _ink(hsv, paper).astype(np.uint8)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        read = {_corner(glyph, centre, across, along, g.corner) for glyph in glyphs} - {None}
+    ink = _ink(hsv, paper, g).astype(np.uint8)
+    n, labels, stats, centres = _components(ink)
     # How much of each mark lies on the card. Why not where its centre lies: a dark table is all one
     # mark round the card, centred on it.
     on_card = np.bincount(labels[face], minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
@@ -408,78 +404,102 @@ def _marks(
             continue  # off the card: the table, a card beneath
         if any(np.hypot(cx - gx, cy - gy) < reach for gx, gy in glyphs):
             continue  # an index glyph
-        if area < (0.25 * MIN_PIP * DIAGONAL) ** 2:
+        if area < (0.25 * g.min_pip * g.diagonal) ** 2:
             continue  # print noise
-        if max(w, h) > LINE * DIAGONAL and (area < HOLLOW * w * h or max(w, h) > 4 * min(w, h)):
+        if max(w, h) > g.line * g.diagonal and (area < g.hollow * w * h or max(w, h) > 4 * min(w, h)):
             continue  # a line
         if x == 0 or y == 0 or x + w == size or y + h == size:
             return None  # a mark on the card running out of the window: more than one card
-        if max(w, h) > MAX_PIP * DIAGONAL:
+        if max(w, h) > g.max_pip * g.diagonal:
             return None  # no pip: a court's picture, an ace's pip, a chip
-        corner = _corner((cx, cy), centre, across, along, CORNER if glyphs else corners)
+        corner = _corner((cx, cy), centre, across, along, g.corner if glyphs or corners is None else corners)
         if corner in read:
             continue  # part of an index read
         if corner is not None:
             return None  # an index not read: a deck printing four
         marks.append((float(area), cx, cy))
-    if _washed_out(hsv, paper, _middle(face, centre, across, along)):
-        return None
     return marks, ((float(centre[0]), float(centre[1])), along / float(np.hypot(*along)))
 
 
 def _middle(
-    face: npt.NDArray[np.bool_], centre: Vector, across: Vector, along: Vector
+    face: npt.NDArray[np.bool_], centre: Vector, across: Vector, along: Vector, g: PipGeometry
 ) -> npt.NDArray[np.bool_]:
-    """The card ``face`` without its four corners (CORNER large), where indices are printed."""
-    size = face.shape[0]
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
+    """The card ``face`` without its four corners (``g.corner`` large), where indices are printed."""
+    yy, xx = _grid(face.shape[0])
     u = (xx - centre[0]) * across[0] + (yy - centre[1]) * across[1]
     v = (xx - centre[0]) * along[0] + (yy - centre[1]) * along[1]
-    middle: npt.NDArray[np.bool_] = face & ~((np.abs(u) > 0.5 - CORNER[0]) & (np.abs(v) > 0.5 - CORNER[1]))
+    middle: npt.NDArray[np.bool_] = face & ~(
+        (np.abs(u) > 0.5 - g.corner[0]) & (np.abs(v) > 0.5 - g.corner[1])
+    )
     return middle
 
 
-def _washed_out(hsv: npt.NDArray[np.uint8], paper: float, middle: npt.NDArray[np.bool_]) -> bool:
-    """Whether a mark too pale to be ink lies on the card: a pip under a lamp's glare, lifted to grey
-    or pink.
+def _washed_out(seen: _White, g: PipGeometry) -> bool:
+    """Whether a mark too pale to be ink lies on the card whose white is ``seen`` (see
+    :func:`_card_white`): a pip under a lamp's glare, lifted to grey or pink.
 
     Why: glare can wash one pip out of the count and leave a count that is plain but wrong (a three's
     middle pip gone leaves a two). Solid ink is well under 0.6 of the card white's brightness, or
-    deeply red; a mark short of that but darker than FAINT of the card white, dimmer than the white
-    round it (DIMMER) or pinker than card white (PALE_RED), of a pip's size or so and clear of solid
-    ink's edge, is none of print, paper or noise. The corners of the card (``middle`` leaves them out)
-    are not looked at: a small card's index strokes, blurred, are as pale.
+    deeply red; a mark short of that but darker than ``g.faint`` of the card white, dimmer than the
+    white round it (``g.dimmer``) or pinker than card white (``g.pale_red``), of a pip's size or so
+    and clear of solid ink's edge, is none of print, paper or noise. The corners of the card
+    (:func:`_middle` leaves them out) are not looked at: a small card's index strokes, blurred, are
+    as pale.
     """
+    hsv, paper, (face, centre, across, along) = seen
+    middle = _middle(face, centre, across, along, g)
     value = hsv[..., 2].astype(np.float32)
     inner = cv2.erode(middle.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     saturation = hsv[..., 1]
-    red = saturation[inner & (saturation > RED_INK)]
-    deepest = float(np.percentile(red, 90)) if red.size > PALE_MARK else 255.0
-    solid = (value < 0.6 * paper) | (saturation > max(RED_INK, SOLID_RED * deepest))
+    red = saturation[inner & (saturation > g.red_ink)]
+    deepest = float(np.percentile(red, 90)) if red.size > g.pale_mark else 255.0
+    solid = (value < 0.6 * paper) | (saturation > max(g.red_ink, g.solid_red * deepest))
     near_ink = cv2.dilate(solid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     smooth = cv2.GaussianBlur(value, (0, 0), 1.0)  # sensor noise would lift the brightest white near by
-    around = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (AROUND, AROUND)))
-    faint = (value < FAINT * paper) | (smooth < DIMMER * around) | (saturation > PALE_RED)
+    around = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (g.around, g.around)))
+    faint = (value < g.faint * paper) | (smooth < g.dimmer * around) | (saturation > g.pale_red)
     pale = (inner & ~near_ink & faint).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
-    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= PALE_MARK)
+    n, _, stats, _ = _components(pale)
+    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= g.pale_mark)
+
+
+def _components(
+    mask: npt.NDArray[np.uint8],
+) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The 8-connected components of ``mask`` with their stats and centroids, as
+    ``cv2.connectedComponentsWithStats`` gives them. Why block-based labelling (BBDT): the same labels
+    in about half the time on one thread, and a card's middle is labelled three or four times."""
+    n, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    return int(n), np.asarray(labels, np.int32), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
+
+
+@functools.cache
+def _grid(size: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Row and column of every pixel of a ``size`` square window (made once: every window is one
+    size)."""
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
+    yy.flags.writeable = False
+    xx.flags.writeable = False
+    return yy, xx
 
 
 _EVERY_CORNER: Final = frozenset((across, along) for across in (False, True) for along in (False, True))
 
 
 def _corner(
-    point: Point, centre: Vector, across: Vector, along: Vector, reach: tuple[float, float] = CORNER
+    point: Point, centre: Vector, across: Vector, along: Vector, reach: tuple[float, float]
 ) -> tuple[bool, bool] | None:
-    """Which of the card's corners ``point`` lies in (``reach``: a corner's size, as CORNER), or None
-    for none of them."""
+    """Which of the card's corners ``point`` lies in (``reach``: a corner's size, as
+    PipGeometry.corner), or None for none of them."""
     u, v = (float((np.array(point) - centre) @ axis) for axis in (across, along))
     if abs(u) > 0.5 - reach[0] and abs(v) > 0.5 - reach[1]:
         return u > 0, v > 0
     return None
 
 
-def _face(hsv: npt.NDArray[np.uint8], paper: float) -> _Found | None:
+def _face(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> _Found | None:
     """Where the card lies in the window (the card white joined to its middle, with all it encloses),
     its middle, and its axes across and along, each scaled so the card spans -0.5..0.5 on it; None
     unless that is a card's shape.
@@ -488,16 +508,16 @@ def _face(hsv: npt.NDArray[np.uint8], paper: float) -> _Found | None:
     pass for red ink. The table is not card white, and a card's pips and glyphs are enclosed by its
     white. A shape that is no card's is two cards whose white runs together, or a card cut by another.
     """
-    return _card_in(_white(hsv, paper))
+    return _card_in(_white(hsv, paper, g))
 
 
-def _white(hsv: npt.NDArray[np.uint8], paper: float) -> npt.NDArray[np.uint8]:
+def _white(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> npt.NDArray[np.uint8]:
     """Card white, ``paper`` bright: pale, and at least three quarters as bright."""
-    return ((hsv[..., 1] < PALE) & (hsv[..., 2] > 0.75 * paper)).astype(np.uint8)
+    return ((hsv[..., 1] < g.pale) & (hsv[..., 2] > 0.75 * paper)).astype(np.uint8)
 
 
 def _face_apart(
-    card: Frame, hsv: npt.NDArray[np.uint8], paper: float, glyphs: Sequence[Point]
+    card: Frame, hsv: npt.NDArray[np.uint8], paper: float, glyphs: Sequence[Point], g: PipGeometry
 ) -> _Found | None:
     """The card whose two index corners were read (``glyphs``, see :func:`_window`), as :func:`_face`
     finds it, where its white runs into the white of a card it lies on or beside; None unless the card
@@ -508,17 +528,12 @@ def _face_apart(
     and 5, was left with no count), but an edge still: every edge in the window is cut out of the white.
     """
     gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(gray, EDGE * paper, 2 * EDGE * paper)
-    parted = _white(hsv, paper) & (cv2.dilate(edges, np.ones((3, 3), np.uint8)) == 0)
+    edges = cv2.Canny(gray, g.edge * paper, 2 * g.edge * paper)
+    parted = _white(hsv, paper, g) & (cv2.dilate(edges, np.ones((3, 3), np.uint8)) == 0)
     found = _card_in(parted.astype(np.uint8), pared=True)
-    if found is None or not _read_on(glyphs, *found[1:]):
+    if found is None or not _read_on(glyphs, *found[1:], g):
         return None
     return found
-
-
-#: The weaker of the two edge strengths (shares of card white's brightness) that part a card from
-#: another it lies on. On the phone photo that showed the need, 0.06 to 0.1 all parted the two.
-EDGE: Final = 0.08
 
 
 def _card_in(white: npt.NDArray[np.uint8], pared: bool = False) -> _Found | None:
@@ -527,7 +542,7 @@ def _card_in(white: npt.NDArray[np.uint8], pared: bool = False) -> _Found | None
     so the card is taken to be the rectangle its white spans, not the white itself. Why: pared, the
     white between a pip and the card's edge can part, and the pip with it (a ten counted eight)."""
     size = white.shape[0]
-    n, labels, _, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    n, labels = cv2.connectedComponentsWithAlgorithm(white, 8, cv2.CV_32S, cv2.CCL_BBDT)
     centre = labels[size // 4 : size - size // 4, size // 4 : size - size // 4]
     counts = np.bincount(centre.ravel(), minlength=n)
     counts[0] = 0
@@ -554,7 +569,7 @@ def _card_in(white: npt.NDArray[np.uint8], pared: bool = False) -> _Found | None
     return face.astype(bool), middle, across, along
 
 
-def _read_on(glyphs: Sequence[Point], centre: Vector, across: Vector, along: Vector) -> bool:
+def _read_on(glyphs: Sequence[Point], centre: Vector, across: Vector, along: Vector, g: PipGeometry) -> bool:
     """Whether the card found (``centre``, ``across``, ``along``, as :func:`_face` gives them) is the
     one whose two index corners were read (``glyphs``: rank and suit middles of each): each index on
     it, in a corner of it, the two in opposite corners."""
@@ -563,7 +578,7 @@ def _read_on(glyphs: Sequence[Point], centre: Vector, across: Vector, along: Vec
         point = np.array([(gx + sx) / 2, (gy + sy) / 2])
         if max(abs(float((point - centre) @ axis)) for axis in (across, along)) > 0.5:
             return False
-        ends.append(_corner((float(point[0]), float(point[1])), centre, across, along))
+        ends.append(_corner((float(point[0]), float(point[1])), centre, across, along, g.corner))
     first_end, second_end = ends
     return (
         first_end is not None
@@ -573,33 +588,35 @@ def _read_on(glyphs: Sequence[Point], centre: Vector, across: Vector, along: Vec
 
 
 def _plain(
-    marks: Sequence[tuple[float, float, float]], middle: Point, along: npt.NDArray[np.float64]
+    marks: Sequence[tuple[float, float, float]], middle: Point, along: npt.NDArray[np.float64], g: PipGeometry
 ) -> int | None:
     """The pip count the marks make, or None unless they are plainly pips: two to ten marks of a pip's
     size, all of one size, laid out as pips are laid. (An ace is not counted: its one pip, often
     large and ornate, is too like anything else that lies alone in a card's middle.)"""
     largest = max((a for a, _, _ in marks), default=0.0)
-    if largest < (MIN_PIP * DIAGONAL) ** 2:
+    if largest < (g.min_pip * g.diagonal) ** 2:
         return None
-    big = [a for a, _, _ in marks if a >= largest / PIP_SPREAD**2]
+    big = [a for a, _, _ in marks if a >= largest / g.pip_spread**2]
     median = float(np.median(big))
-    pips = [(x, y) for a, x, y in marks if median / PIP_SPREAD <= a <= median * PIP_SPREAD]
+    pips = [(x, y) for a, x, y in marks if median / g.pip_spread <= a <= median * g.pip_spread]
     others = [
-        a for a, _, _ in marks if not median / PIP_SPREAD <= a <= median * PIP_SPREAD and a > SPECK * median
+        a
+        for a, _, _ in marks
+        if not median / g.pip_spread <= a <= median * g.pip_spread and a > g.speck * median
     ]
-    if others or not 2 <= len(pips) <= 10 or not _laid_out(pips, middle, along):
+    if others or not 2 <= len(pips) <= 10 or not _laid_out(pips, middle, along, g):
         return None
     return len(pips)
 
 
-def _laid_out(pips: Sequence[Point], middle: Point, along: npt.NDArray[np.float64]) -> bool:
+def _laid_out(pips: Sequence[Point], middle: Point, along: npt.NDArray[np.float64], g: PipGeometry) -> bool:
     """Whether ``pips`` stand as a card's pips do: turned half round about the card's ``middle``, every
     pip lands on a pip, but for at most one on the card's middle line (``along`` it: a seven's odd pip).
 
     Why: a mark of a pip's size that is no pip (a chip's rim, a speck of glare's shadow) has no pip
     opposite it, and counted it would make a four a five.
     """
-    reach = SYMMETRY * DIAGONAL
+    reach = g.symmetry * g.diagonal
     mx, my = middle
     odd = 0
     for x, y in pips:

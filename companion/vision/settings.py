@@ -9,8 +9,8 @@ and every function that decides anything is told by its caller what to decide by
 tells the story of each; the figures here are the ones the code relies on.
 
 The pip counter's own geometry (:mod:`companion.vision.pips`: how large a pip may be, how pale the
-paper, where a card's corners lie) stays in that module: it describes the printed card, not a
-decision between readings.
+paper, where a card's corners lie) is kept apart, in :class:`PipGeometry`: it describes the printed
+card rather than a decision between readings, but is measured and may be varied as they are.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ __all__ = [
     "SHIPPED",
     "BackSettings",
     "MotionSettings",
+    "PipGeometry",
     "PipSettings",
     "ReadingSettings",
     "RecognitionSettings",
@@ -107,6 +108,16 @@ class SuitSettings:
     over) and a heart its cleft (0.14)."""
     joined_notch_scale: float = 0.01
     """See ``joined_notch_split``."""
+    spade_blur: float = 0.11
+    """A spade read where its suit mark is blurred by more than this share of the rank-to-suit
+    distance (:func:`companion.vision.index.suit_blur`) is reported unread: its black suit is split
+    evenly between spade and club. Why: a spade is told from a club by lacking a club's notches, and
+    blur fills those in. Measured on the tuning tables (seeds 0-11, cards 110 pixels wide, defocused
+    0-3.5 pixels), a club's notch depth falls with blur from 0.17 of the mark's height (sharp) to
+    0.06 at a blur of 0.10-0.11 and 0.035 past 0.11: a spade's own (0.023-0.043). Past that, the
+    outline says "spade" of every club and the network alone mixes them: every name read wrong there
+    was a club read as a spade (from a blur of 0.117 up). A club is still named, its notches showing
+    through the blur being evidence; blur never makes a spade look notched."""
     black_sway: float = 5.0
     """Most the notch evidence may move the log-odds of one black suit (spade or club) against the
     other. Strong, since the network's black-suit split is its weakest part and the outlines differ
@@ -114,6 +125,86 @@ class SuitSettings:
     red_sway: float = 2.5
     """The same for red suits, weaker: the network rarely mixes hearts and diamonds, and a small
     heart's notch can fill in, so the shape only settles a red suit the network is unsure of."""
+
+
+@dataclass(frozen=True, slots=True)
+class PipGeometry:
+    """The printed card as the pip counter (:mod:`companion.vision.pips`) measures it: how large a pip
+    may be, how pale card white is, where a card's corners lie. Lengths are in the counter's window,
+    where the card's two index middles lie ``diagonal`` pixels apart, or shares of that distance."""
+
+    diagonal: int = 100
+    """The two index corners' distance in the window. Why: a ten's pips are then ten pixels across,
+    clear of the 3x3 opening that takes thin lines away; at 160 a count cost twice as much, no better."""
+    pip_spread: float = 1.6
+    """Marks within this factor of the pips' median area are pips: two pips run together (a small card,
+    blur) make twice the area, something else, which spoils the count."""
+    speck: float = 0.2
+    """A mark under this share of the pips' median area is dust and passed over; one larger, outside
+    the spread, is something else printed in the middle: no plain count."""
+    min_pip: float = 0.03
+    """The smallest pip counted, a share of ``diagonal`` (a real ten's pips are about 0.1)."""
+    max_pip: float = 0.25
+    """The largest pip across, a share of ``diagonal`` (the real two of clubs: 0.16): larger is a court's
+    picture (its halves would pass for a pair of pips), an ace's great pip, a chip."""
+    hollow: float = 0.3
+    """Marks longer than ``line`` that fill less of their box than this (every pip fills half) are
+    lines: a frame round the pips, a card's edge, a shadow."""
+    line: float = 0.12
+    """See ``hollow`` (a share of ``diagonal``); marks over four times as long as wide are lines too."""
+    glyph_reach: float = 0.6
+    """Marks within this many rank-to-suit distances of an index glyph's middle are that glyph (a "10"
+    is two marks, each a third of that from the rank's middle)."""
+    corner: tuple[float, float] = (0.2, 0.22)
+    """Where a card prints its indices, shares of its width and height from each corner: marks there in
+    a corner read are its index, in another an index not read (a four-index deck): no count. Pips stand
+    farther in (the real ten 0.27 across, the demo deck's 0.3)."""
+    wide_corner: tuple[float, float] = (0.25, 0.32)
+    """Corners as large as the largest index printed (the demo deck's, 0.22 by 0.3): a card found by
+    its outline is counted with both sizes and the count stands only if they agree (a deck's large index
+    suit marks counted as pips, or outer pips lost, both in pairs)."""
+    faint: float = 0.7
+    """Card white darker than this share of its brightness, away from print, is a pale mark (a pip
+    under glare, 0.6-0.67 of the white); at 0.8 the real deck's own shading spoilt a third of counts."""
+    pale_mark: int = 25
+    """A pale mark this many pixels large spoils the count (a ten's pip is about 80)."""
+    dimmer: float = 0.72
+    """A mark darker than this share of the brightest white within ``around`` pixels is pale however
+    bright glare made it (a three's middle pip lifted to 0.63-0.78 was counted a two; the card's own
+    shading never dims by a quarter over a pip's width; at 0.78 a small card's blur and noise did)."""
+    around: int = 15
+    """See ``dimmer`` (a pip is 9-12 pixels wide in the window)."""
+    solid_red: float = 0.75
+    """Red ink is solid above this share of the saturation of the card's deepest red (the real deck's
+    pips about 170, a webcam's JPEG much less)."""
+    pale_red: int = 55
+    """A mark redder than this (card white is under 40) but not solid is a red pip washed pink by
+    glare (60-107 seen; a five counted four)."""
+    window: float = 1.5
+    """The window looked in, a share of ``diagonal``: a whole card fits, however turned."""
+    index_diagonal: float = 1.24
+    """The two index middles' distance as a share of the card's width (the real deck 1.2, the demo
+    deck 1.25): a card found by its outline is scaled as one found by its indices."""
+    red_ink: int = 90
+    """Ink more saturated than this (0-255) is coloured: a red suit's."""
+    pip_to_length: float = 2.2
+    """A pip is cut out for its outline as an index suit mark is, the rank-to-suit distance this many
+    times the square root of its area (a suit mark is about 0.6 of that distance tall)."""
+    symmetry: float = 0.05
+    """How far a pip turned half round about the middle may land from the pip opposite, and an odd pip
+    (a seven's) from the middle line, a share of ``diagonal``."""
+    tinted: int = 40
+    """Whitest pixels tipped past this saturation by a lamp's or camera's colour are balanced back to
+    grey; below it card white passes for white and a court's pale yellows must stay darker than it (a
+    deck photographed at 26 lost three courts' pictures when evened out)."""
+    cast: int = 100
+    """... at most this: a webcam's drifting balance tips card white up to about 85, and whitest pixels
+    more coloured are a tinted print (a back), not a light."""
+    pale: int = 60
+    """Card white's saturation is under this (0-255), whatever its brightness."""
+    edge: float = 0.08
+    """The weaker Canny edge strength (a share of card white's brightness) that parts a card from one it
+    lies on: on the phone photo that showed the need, 0.06 to 0.1 all parted the two."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +262,8 @@ class PipSettings:
     diamond's (see ``club_notch``)."""
     diamond_centre: float = 0.47
     """See ``diamond_notch``."""
+    geometry: PipGeometry = field(default_factory=PipGeometry)
+    """The printed card as the counter measures it (see :class:`PipGeometry`)."""
 
 
 @dataclass(frozen=True, slots=True)

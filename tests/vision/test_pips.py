@@ -16,6 +16,7 @@ from companion.vision.pips import Pips, count_pips, pips_of, shows_picture
 from companion.vision.reading import Reading as _Reading
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
+from companion.vision.settings import SHIPPED
 from companion.vision.types import UNKNOWN
 from tools.synthesis import gaussian_blur
 from tools.synthesis import lit as _lit
@@ -530,3 +531,13 @@ def test_a_card_in_dim_light_with_glare_beside_its_pips_is_counted(name: str) ->
             first, second = (tuple(_placed([r, s], (w, h), p)) for r, s in indices)
             lit = _lit(frame, (0.7, 0.7, 0.7), glare=(640 + dx * width, 360 + dy * width, 0.3 * width))
             assert count_pips(lit, first, second) == int(name[:-1]), (width, k)
+
+
+def test_the_pip_counter_measures_a_card_by_the_geometry_it_is_given() -> None:
+    """The same misprinted card (a three whose indices read five): counted with the shipped geometry
+    its pips name it, but where no pip may be wider than a speck nothing is a pip, no count is plain,
+    and the index stands: the counter reads the printed card's geometry from the settings given."""
+    frame = compose(wood(1280, 720, seed=5), [_misprinted("5d", "3d")], [Placement(640, 360, 25, 170)])
+    tiny = replace(SHIPPED.pips, geometry=replace(SHIPPED.pips.geometry, max_pip=0.01))
+    told = Recogniser(settings=replace(SHIPPED, pips=tiny))
+    assert [s.label for s in told.detect(frame) if s.card] == ["5d"]
