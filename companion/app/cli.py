@@ -25,10 +25,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.config import TableConfig, load_config
 from companion.events import Event
+
+if TYPE_CHECKING:
+    from companion.vision.zones import TableLayout
 
 __all__ = ["register", "run_play"]
 
@@ -52,6 +55,11 @@ def register(subparsers: Any) -> None:
         metavar="SOURCE",
         help="follow the table camera: 'pi' (default), camera:N, a video file or a folder of frames",
     )
+    play.add_argument(
+        "--layout",
+        metavar="FILE",
+        help="the table's zones and plane from 'crib calibrate --out FILE' (default: the first frame's)",
+    )
     play.add_argument("--board", metavar="URL", help="the board's port: /dev/ttyUSB0, socket://..., a pty")
     play.add_argument("--gpio", action="store_true", help="read the knobs and buttons on the Pi's GPIO pins")
     play.add_argument("--config", metavar="FILE", help="a TOML settings file (see companion/app/config.py)")
@@ -59,7 +67,8 @@ def register(subparsers: Any) -> None:
     play.add_argument("--host", help="address to serve the scoreboard on (default 0.0.0.0)")
     play.add_argument("--port", type=int, help="port of the scoreboard (default 8121; 0: any free port)")
     play.add_argument(
-        "--pin", help="the table's PIN for changes on the scoreboard (default: the one `crib pin` shows)",
+        "--pin",
+        help="the table's PIN for changes on the scoreboard (default: the one `crib pin` shows)",
     )
     play.add_argument(
         "--players",
@@ -123,7 +132,28 @@ def _config(args: argparse.Namespace, *, names: bool = True) -> TableConfig:
         web_port=args.port,
         board_port=args.board,
         camera=args.camera,
+        camera_layout=args.layout,
     )
+
+
+def _table_layout(path: str | None, seats: int) -> TableLayout | None:
+    """The layout file ``crib calibrate`` wrote, read before the game starts so a wrong one is said at
+    once (None: the camera's first frame calibrates the table)."""
+    if path is None:
+        return None
+    from companion.vision.zones import TableLayout, play_zone
+
+    target = Path(path)
+    hint = f"make it with crib calibrate PHOTO --players {seats} --out {target}"
+    if not target.is_file():
+        raise ValueError(f"there is no table layout {target}: {hint}")
+    try:
+        layout = TableLayout.load(target)
+    except ValueError as error:
+        raise ValueError(f"{target}: {error}") from None
+    if any(play_zone(seat) not in layout.zones for seat in range(1, seats + 1)):
+        raise ValueError(f"the table layout {target} has no play zone for each of {seats} players: {hint}")
+    return layout
 
 
 def _with_variant(config: TableConfig, variant: str, players: tuple[str, ...] | None) -> TableConfig:
@@ -257,6 +287,8 @@ def run_play(args: argparse.Namespace) -> int:
         config = config.with_changes(mode=recording.mode, variant=recording.variant, players=names)
     if args.players:
         config = config.with_changes(players=_names(args.players))
+    seats = len(config.players)
+    table_layout = _table_layout(config.camera_layout, seats) if config.camera is not None else None
     journal = Journal(db_path)
     try:
         table = resume_table(journal, config)
@@ -356,12 +388,19 @@ def run_play(args: argparse.Namespace) -> int:
             camera = CameraFeed(
                 config.camera,
                 lambda event, _: loop.post(event),
+                layout=table_layout,
                 say=seen,
                 after=read_so_far,
                 players=len(config.players),
             )
             loop.listeners.append(camera.watch.follow)
             camera.watch.follow(table, None)
+            if table_layout is not None:
+                slant = "; the camera looks at a slant: frames are read as if from above"
+                _say(
+                    args,
+                    f"the table's zones from {config.camera_layout}{slant if table_layout.plane else ''}",
+                )
             _say(args, f"watching the table through {config.camera}")
             camera.start()
             while camera.running and not stop.is_set():

@@ -21,6 +21,8 @@ Every setting has a default, so ``crib play`` runs with no file at all.  A file 
 
     [camera]
     source = "pi"              # the Pi camera; "camera:N" a USB camera; a video file; a folder of images
+    layout = "table.json"      # the table's zones (and plane) from `crib calibrate`; left out: the
+                               # first frame calibrates (marker cards, or the usual split)
 
     [board]
     port = "/dev/ttyUSB0"      # left out: the virtual board
@@ -121,6 +123,8 @@ class TableConfig:
     skunk_double_win: bool = True
     first_deal: str = "alternate"
     camera: str | None = None
+    camera_layout: str | None = None
+    """A layout file written by ``crib calibrate --out``; None: the first frame calibrates the zones."""
     board_port: str | None = None
     brightness: int = 64
     web_host: str = "0.0.0.0"
@@ -147,7 +151,12 @@ class TableConfig:
             if len(name) > MAX_NAME or not name.isprintable():
                 shown = _clip(name)
                 raise ValueError(f"a player's name is at most {MAX_NAME} printable characters: {shown!r}")
-        texts = {"camera": self.camera, "board port": self.board_port, "web host": self.web_host}
+        texts = {
+            "camera": self.camera,
+            "camera layout": self.camera_layout,
+            "board port": self.board_port,
+            "web host": self.web_host,
+        }
         for label, text in {**texts, "database path": self.db_path}.items():
             if text is not None and (len(text) > MAX_TEXT or not text.isprintable()):
                 shown = _clip(text)
@@ -218,7 +227,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
         "skunk_double_win": "skunk_double_win",
         "first_deal": "first_deal",
     },
-    "camera": {"source": "camera"},
+    "camera": {"source": "camera", "layout": "camera_layout"},
     "board": {"port": "board_port", "brightness": "brightness"},
     "web": {
         "host": "web_host",
@@ -245,6 +254,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "skunk_double_win": bool,
     "first_deal": str,
     "camera": (str, int),
+    "camera_layout": str,
     "board_port": str,
     "brightness": int,
     "web_host": str,

@@ -154,3 +154,33 @@ def test_a_camera_word_the_sources_do_not_know_is_refused_at_start(source: str) 
     # open_source would take an unknown word for a video file of that name, and fail only at the table.
     with pytest.raises(ValueError, match="camera"):
         config_from_mapping({"camera": {"source": source}})
+
+
+def test_a_calibrated_layout_is_taken_and_a_wrong_one_refused_before_the_game(tmp_path: Path) -> None:
+    """``crib calibrate --out`` writes the table's zones; ``crib play --layout`` (or ``[camera] layout``)
+    uses them instead of calibrating from the first frame, and a missing or unfitting file stops the game
+    before it starts, in one sentence."""
+    import cv2
+    import numpy as np
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), np.full((360, 640, 3), (40, 90, 40), np.uint8))
+    layout = tmp_path / "table.json"
+    layout.write_text(
+        json.dumps(
+            {"size": [640, 360], "zones": {"player0": [320, 300], "player1": [320, 60], "crib": [500, 180]}}
+        )
+    )
+    common = ["--camera", str(frames), "--once", "--no-serve", "--db", str(tmp_path / "crib.db")]
+    taken = crib("play", *common, "--layout", str(layout))
+    assert taken.returncode == 0, taken.stderr
+    assert f"the table's zones from {layout}" in taken.stdout and "slant" not in taken.stdout
+    missing = crib("play", *common, "--layout", str(tmp_path / "none.json"))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert missing.stderr.strip().startswith(f"crib: there is no table layout {tmp_path}/none.json")
+    four = crib("play", *common, "--layout", str(layout), "--variant", "four-player", "--players", "A,B,C,D")
+    assert four.returncode == 2 and "no play zone for each of 4 players" in four.stderr
+    config = tmp_path / "crib.toml"
+    config.write_text(f'[camera]\nsource = "{frames}"\nlayout = "{layout}"\n')
+    assert load_config(config).camera_layout == str(layout)
