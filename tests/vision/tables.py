@@ -359,8 +359,10 @@ def deal_tilted(
 
 
 def deal_score(indices: list[Sighting], boxes: list[tuple[str, float, float, float]]) -> tuple[int, int, int]:
-    """(labelled indices, found and named right, misread) for index sightings of a deal, as
-    ``tests/vision/test_deals.py`` counts them."""
+    """(labelled indices, found and named right, misread) for index sightings of a deal: a label is found
+    when a reading of its name lies within 0.9 of its size, each reading used once; a misread is a
+    reading left over that lies on labels of other names (``test_deals.py`` and the benchmark count
+    so)."""
     readings = [s for s in indices if s.card is not None]
     found = 0
     used: set[int] = set()

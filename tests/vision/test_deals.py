@@ -15,16 +15,12 @@ real loss fails.
 
 from __future__ import annotations
 
-import json
-import math
-
-import cv2
 import pytest
 
 from companion.vision.recognise import Recogniser
-from companion.vision.types import UNKNOWN
 
-from .conftest import DEALS
+from .tables import deal as labelled_deal
+from .tables import deal_score
 
 #: Recall each deal must keep (a little under what was measured; see the module docstring).
 FLOOR = {1: 0.94, 2: 0.94, 3: 0.9, 4: 0.86}
@@ -34,32 +30,10 @@ MISREAD_CEILING = 0.05
 
 def score(recogniser: Recogniser, deal: int) -> tuple[int, int, int, int]:
     """(labelled indices, found and named right, named, misread) for one deal."""
-    image = cv2.imread(str(DEALS / f"deal{deal}-md-sq.jpg"))
-    assert image is not None
-    h, w = image.shape[:2]
-    labels = json.loads((DEALS / f"deal{deal}-md-sq-net1280-labels.json").read_text())
-    boxes = []
-    for item in labels:
-        rc = item["relative_coordinates"]
-        size = max(rc["width"] * w, rc["height"] * h)
-        boxes.append((item["name"], rc["center_x"] * w, rc["center_y"] * h, size))
-    readings = [s for s in recogniser.indices(image) if s.label != UNKNOWN]
-    found = 0
-    used: set[int] = set()
-    for name, x, y, size in boxes:
-        for i, s in enumerate(readings):
-            if i not in used and s.label == name and math.dist(s.center, (x, y)) < 0.9 * size:
-                found += 1
-                used.add(i)
-                break
-    misread = 0
-    for i, s in enumerate(readings):
-        if i in used:
-            continue
-        near = [name for name, x, y, size in boxes if math.dist(s.center, (x, y)) < 0.9 * size]
-        if near and s.label not in near:
-            misread += 1
-    return len(boxes), found, len(readings), misread
+    image, boxes = labelled_deal(f"deal{deal}")
+    indices = recogniser.indices(image)
+    total, found, misread = deal_score(indices, boxes)
+    return total, found, sum(s.card is not None for s in indices), misread
 
 
 @pytest.mark.parametrize("deal", [1, 2, 3, 4])
