@@ -232,6 +232,10 @@ class Tracker:
             if latest - t.last_seen <= 0.25 and len(t.named) + len(t.unnamed) >= min_frames
         ]
 
+    def zone_of(self, point: tuple[float, float]) -> Zone | None:
+        """The zone a point of the frame lies in (None with no layout)."""
+        return self._zone(point)
+
     def _zone(self, point: tuple[float, float]) -> Zone | None:
         if self.layout is None:
             return None
