@@ -12,8 +12,9 @@ back is not -- is compared with the table as it was last settled.  Cells that be
 stopped changing are fresh paper; their connected groups are judged once they have lain still for
 ``grace`` seconds:
 
-* a group with a sighting on it (any: named, unread, a back), in the frames since it began, is
-  explained -- the tracker follows that card -- and becomes part of the settled table;
+* a group with something new recognised on it (named, unread, a back; not a card seen there before
+  it began), in the frames since it began, is explained -- the tracker follows that card -- and
+  becomes part of the settled table;
 * a group smaller than ``least`` of a card (a nudge, a sleeve) becomes part of the settled table;
 * any other is an :class:`Arrival`: a card-sized new thing at rest that nothing read.  It is reported
   in every frame while its paper lies there, so the watch (:mod:`companion.app.seen`) can ask about it
@@ -85,16 +86,17 @@ class Arrivals:
     _since: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
     """When each cell of fresh paper first showed (infinity where there is none)."""
     _standing: list[_Standing] = field(default_factory=list)
-    _seen: deque[tuple[float, tuple[tuple[float, float], ...]]] = field(
+    _seen: deque[tuple[float, tuple[tuple[str, float, float], ...]]] = field(
         default_factory=lambda: deque(maxlen=90)
     )
+    """The last three seconds' sightings: what, and where."""
     _numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def see(self, frame: Frame, sightings: Iterable[Sighting], time: float, card: float) -> list[Arrival]:
         """The arrivals lying in ``frame`` (taken at ``time``), given what was recognised in it and a
         card's width in the frame's pixels (``card``)."""
         colour, paper = self._cells(frame)
-        self._seen.append((time, tuple(s.center for s in sightings)))
+        self._seen.append((time, tuple((s.label, *s.center) for s in sightings)))
         if paper.shape != self._settled.shape:  # the first frame, or the camera's size changed
             self._settled, self._last = paper, colour
             self._since = np.full(paper.shape, np.inf)
@@ -148,15 +150,23 @@ class Arrivals:
             self._since[cells] = np.inf
 
     def _explained(self, box: tuple[tuple[int, int], ...], since: float, card: float) -> bool:
-        """Whether a sighting lay on the box (grown by a fifth of a card) since its paper showed.  Not
-        before: the sighting of a card it now covers is no reading of it."""
+        """Whether something new was recognised on the box (grown by a fifth of a card) since its paper
+        showed.  Not a card seen there before: the corner of one it lies beside, or the index of one it
+        now covers, is no reading of it."""
         (x0, y0), _, (x1, y1), _ = box
         m = 0.2 * card
+        # Before means well before (the card itself may have been read under the hand that laid it),
+        # and lately: the same card gathered up at the end of the last deal may be dealt to the spot.
+        before = [seen for t, frame in self._seen if since - 1.0 <= t < since - 0.5 for seen in frame]
+
+        def new(label: str, x: float, y: float) -> bool:
+            return not any(b == label and abs(bx - x) + abs(by - y) < 0.3 * card for b, bx, by in before)
+
         return any(
-            x0 - m <= x <= x1 + m and y0 - m <= y <= y1 + m
-            for t, centres in self._seen
+            x0 - m <= x <= x1 + m and y0 - m <= y <= y1 + m and new(label, x, y)
+            for t, frame in self._seen
             if t >= since
-            for x, y in centres
+            for label, x, y in frame
         )
 
     def _lying(self, paper: _Cells, moving: npt.NDArray[np.bool_]) -> list[Arrival]:

@@ -25,9 +25,11 @@ def laid(*faces: str, back: bool = False) -> Frame:
     return compose(TABLE, pictures, [Placement(SPOT.x + 74 * k, SPOT.y, 3, CARD) for k in range(len(faces))])
 
 
-def run(frames: Sequence[Frame], sightings: Sequence[Sighting] = ()) -> list[list[Arrival]]:
+def run(frames: Sequence[Frame], sightings: Sequence[Sequence[Sighting]] = ()) -> list[list[Arrival]]:
+    """What is found in each of ``frames`` (30 a second), given what was recognised in each."""
     arrivals = Arrivals()
-    return [arrivals.see(frame, sightings, n / 30.0, CARD) for n, frame in enumerate(frames)]
+    read = [*sightings, *([()] * (len(frames) - len(sightings)))]
+    return [arrivals.see(frame, read[n], n / 30.0, CARD) for n, frame in enumerate(frames)]
 
 
 def test_a_card_laid_that_nothing_reads_is_found_where_it_lies_and_kept_while_it_lies_there() -> None:
@@ -48,7 +50,21 @@ def test_a_card_laid_over_part_of_another_is_found_by_its_own_new_paper() -> Non
 
 def test_a_card_something_was_read_on_is_left_to_the_tracker() -> None:
     read = Sighting(Card.parse("7d"), 0.99, ((600.0, 500.0), (620.0, 500.0), (620.0, 530.0), (600.0, 530.0)))
-    assert run([TABLE] * 3 + [laid("7d")] * 15, [read])[-1] == []
+    assert run([TABLE] * 3 + [laid("7d")] * 15, [()] * 3 + [[read]] * 15)[-1] == []
+
+
+def test_a_card_laid_over_one_read_before_is_not_taken_for_it() -> None:
+    """The 7d lies read; a blank card is laid over its right half, where the 7d's reading still stands
+    (a recogniser keeps what it read where it saw no change): that old reading is no reading of the
+    new card, which is still found."""
+    deck = load_deck()
+    face = deck.face("7d").copy()
+    face[10:-10, 10:-10] = face[face.shape[0] // 2, 4]
+    first = Placement(SPOT.x - 60, SPOT.y, 3, CARD)
+    before = compose(TABLE, [deck.face("7d")], [first])
+    after = compose(TABLE, [deck.face("7d"), face], [first, SPOT])
+    index = Sighting(Card.parse("7d"), 0.99, ((600.0, 540.0), (620.0, 540.0), (620.0, 570.0), (600.0, 570.0)))
+    assert run([before] * 30 + [after] * 15, [[index]] * 45)[-1] != []
 
 
 def test_a_card_taken_away_a_face_down_card_and_a_hand_resting_make_nothing() -> None:
