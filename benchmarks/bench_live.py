@@ -11,8 +11,9 @@ card the camera gave the game is checked against the film:
   film as a player would;
 * **landing -> board**: from the first picture in which a card lies still after the hand has gone, to
   the board showing its result: the camera's time between those pictures (at 30 a second) plus the time
-  the computer took for the last one (recognition, tracking, the game, the board).  The target is
-  under 300 ms, with no wrong card and at most one question a game.
+  the computer took for the last one (recognition, tracking, the game, the board): the median, the
+  90th percentile and the worst.  The target is under 300 ms, with no wrong card and at most one
+  question a game.
 
 Run: ``python benchmarks/bench_live.py`` (all conditions, the whole game: several minutes) or
 ``--deals 2 --only clean,blur``.
@@ -100,13 +101,17 @@ class _Film(TableFilm):
 
     def __iter__(self) -> Iterator[FilmFrame]:
         frames_of: dict[int, int] = {}
+        events = self.recording.events
         for shot in super().__iter__():
-            if shot.frame is not None:
-                frames_of[shot.index] = frames_of.get(shot.index, 0) + 1
-                if frames_of[shot.index] == 3:  # two pictures of the hand, then the card at rest
+            event = events[shot.index] if shot.index < len(events) else None
+            # Only the pictures with the event's card in them: the film opens on the empty table.
+            if shot.frame is not None and isinstance(event, CardLanded):
+                if str(event.card) in (card for card, _ in shot.truth):
+                    frames_of[shot.index] = frames_of.get(shot.index, 0) + 1
+                if frames_of.get(shot.index) == 3:  # two pictures of the hand, then the card at rest
                     self.rested.setdefault(shot.index, shot.time)
-                if self.degrade is not None:
-                    shot = replace(shot, frame=self.degrade(shot.frame, self._noise))
+            if shot.frame is not None and self.degrade is not None:
+                shot = replace(shot, frame=self.degrade(shot.frame, self._noise))
             yield shot
 
 
@@ -123,7 +128,9 @@ def _deals(recording: Recording, deals: int | None) -> Recording:
     return replace(recording, events=recording.events[: lifts[0] if lifts else end])
 
 
-def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Recogniser) -> dict[str, float]:
+def run(
+    name: str, degrade: Degrade | None, recording: Recording, recogniser: Recogniser, slow_ms: float = 300.0
+) -> dict[str, float]:
     film = _Film(recording, degrade)
     table = Table(
         Journal(":memory:"), TableConfig(players=("Ann", "Bob"), mode=recording.mode, games_to_win=1)
@@ -133,6 +140,7 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
     delays: list[float] = []
     wrongs: list[str] = []
     slow: list[str] = []
+    timed: set[int] = set()
     answers: list[str] = []
 
     def check(_: Table, event: Event | None) -> None:
@@ -152,12 +160,14 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
             and e.card == event.card
             and e.zone == event.zone
             and i in film.rested
+            and i not in timed
         ]
-        if landed:
+        if landed:  # timed once: a card given again (seen again after a question) is no new landing
+            timed.add(landed[-1])
             now = film.time  # the picture being read when the card was given
             delays.append(now - film.rested[landed[-1]] + (time.monotonic() - event.at))
-            if delays[-1] > 0.3:
-                slow.append(f"{event.card} in {event.zone}: {delays[-1] * 1000:.0f} ms")
+            if delays[-1] * 1000 > slow_ms:
+                slow.append(f"{event.card} in {event.zone} (event {landed[-1]}): {delays[-1] * 1000:.0f} ms")
 
     loop.listeners.append(check)
     loop.start()
@@ -172,10 +182,11 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
     rows = [tuple(r["scores"]) for r in deal_rows(table.game)][:played]
     deals_right = sum(1 for a, b in zip(rows, recording.deal_scores, strict=False) if a == b)
     median = statistics.median(delays) * 1000 if delays else float("nan")
+    tenth = statistics.quantiles(delays, n=10)[-1] * 1000 if len(delays) > 1 else float("nan")
     worst = max(delays) * 1000 if delays else float("nan")
     print(
         f"{name:6} {frames:5d} pictures  cards right {right:3d}  wrong {wrong}  asked {len(answers)}  "
-        f"landing->board median {median:4.0f} ms, worst {worst:4.0f} ms, "
+        f"landing->board median {median:4.0f} ms, 90th percentile {tenth:4.0f} ms, worst {worst:4.0f} ms, "
         f"{sum(d <= 0.3 for d in delays)} of {len(delays)} within 300 ms  "
         f"deals scored as the referee {deals_right}/{played}  ({seconds:.0f} s)",
         flush=True,
@@ -185,8 +196,17 @@ def run(name: str, degrade: Degrade | None, recording: Recording, recogniser: Re
     for line in answers:
         print(f"       asked: {line}")
     if slow:
-        print(f"       over 300 ms: {'; '.join(slow)}")
-    return {"right": right, "wrong": wrong, "asked": len(answers), "median_ms": median}
+        print(f"       over {slow_ms:.0f} ms: {'; '.join(slow)}")
+    return {
+        "right": right,
+        "wrong": wrong,
+        "asked": len(answers),
+        "deals_right": deals_right,
+        "deals": played,
+        "median_ms": median,
+        "p90_ms": tenth,
+        "worst_ms": worst,
+    }
 
 
 def _reader(recogniser: Recogniser) -> Callable[[FilmFrame], list[Sighting]]:
@@ -202,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, help="only the first N deals of the demo game")
     parser.add_argument("--only", help="comma-separated conditions: " + ",".join(CONDITIONS))
     parser.add_argument("--json", action="store_true", help="end with one line of JSON holding the figures")
+    parser.add_argument("--slow", type=float, default=300.0, help="list the cards slower than this (ms)")
     args = parser.parse_args(argv)
     names = args.only.split(",") if args.only else list(CONDITIONS)
     unknown = [n for n in names if n not in CONDITIONS]
@@ -216,10 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{what}, read through the camera feed", flush=True)
     figures: dict[str, str] = {}
     for name in names:
-        result = run(name, CONDITIONS[name], recording, recogniser)
+        result = run(name, CONDITIONS[name], recording, recogniser, args.slow)
         figures[name] = (
-            f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked; "
-            f"landing to board median {result['median_ms']:.0f} ms"
+            f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked, "
+            f"{result['deals_right']}/{result['deals']} deals right; landing to board median "
+            f"{result['median_ms']:.0f} ms, 90th percentile {result['p90_ms']:.0f} ms, "
+            f"worst {result['worst_ms']:.0f} ms"
         )
     if args.json:
         print(json.dumps(figures))

@@ -4,7 +4,8 @@ Runs on its own thread so a slow frame never holds up the knobs or the scoreboar
 film and the tests, on the caller's: :meth:`CameraFeed.run`).  The recognition and the tracking are the
 vision part's (:mod:`companion.vision.recognise`, :mod:`companion.vision.tracker`); deciding what the
 frames mean for the game -- checked against it, and held when no table could have done it -- is the
-watch's (:mod:`companion.app.seen`).  This module only reads the frames and posts what the watch says.
+watch's (:mod:`companion.app.seen`), which also hears of cards come to rest that nothing was read on
+(:mod:`companion.vision.arrivals`).  This module only reads the frames and posts what the watch says.
 
 The same feed serves the Pi's camera, a USB camera, a video, a folder of frames and the demo's film
 (:class:`~companion.app.frames.TableFilm`): a film's shots may also carry events the camera does not see
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 
 from companion.app.seen import Watch
 from companion.events import Event
+from companion.vision.arrivals import Arrivals
 from companion.vision.plane import TopDown
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
@@ -83,6 +85,8 @@ class CameraFeed:
         self._after = after
         self.watch = Watch(say=say)
         """Follows the game: add ``watch.follow`` to the game loop's listeners."""
+        self.arrivals = Arrivals()
+        """Cards come to rest that the recogniser read nothing on (so the watch can ask about them)."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.frames = 0
@@ -138,7 +142,9 @@ class CameraFeed:
                 sightings = self._set_zones(shot.frame, sightings, known)
                 ready = True
             self.frames += 1
-            for event in self.watch.see(sightings, shot.time, at=taken):
+            card = self.watch.tracker.card_px
+            arrived = self.arrivals.see(shot.frame, sightings, shot.time, card)
+            for event in self.watch.see(sightings, shot.time, at=taken, arrivals=arrived):
                 self._post(event, cursor)
             if self._after is not None:
                 self._after(shot)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -155,14 +155,18 @@ class TableFilm:
         return FilmFrame(index, self.time, image, None, truth)
 
     # -- the film ---------------------------------------------------------------------------------
-    def answer(self, zone: str, choices: Sequence[str] = ()) -> str | None:
+    def answer(self, zone: str, choices: Sequence[str] = (), known: Collection[str] = ()) -> str | None:
         """What a player at the table would answer when asked which card lies in ``zone``: the card laid
-        there last (the film knows; the table only asks) -- of those among ``choices`` when given, since
-        a question about a crib already gathered up names a card that has left the table."""
-        cards = [c.card for c in self._table.laid if c.zone == zone]
-        if choices:
-            cards = [c for c in cards if c in choices]
-            cards = cards or [c.card for c in self._history if c.zone == zone and c.card in choices]
+        there that the game does not know of yet, the earliest such (the film knows; the table only
+        asks), else the card laid there last -- of those among ``choices`` when given, since a question
+        about a crib already gathered up names a card that has left the table.  ``known``: the cards
+        the game already holds this deal (a player looks at the board and names the one missing)."""
+        cards = [c.card for c in self._table.laid if c.zone == zone and (not choices or c.card in choices)]
+        missing = [c for c in cards if c not in known]
+        if missing:
+            return missing[0]
+        if choices and not cards:
+            cards = [c.card for c in self._history if c.zone == zone and c.card in choices]
         return cards[-1] if cards else None
 
     def __iter__(self) -> Iterator[FilmFrame]:
@@ -250,6 +254,7 @@ def play_film(
     ``progress`` is told the number of frames read after each one.
     """
     from companion.app.camera import CameraFeed
+    from companion.app.seen import GameView
 
     current: list[FilmFrame] = []
 
@@ -274,7 +279,8 @@ def play_film(
         correction = loop.table.correction
         if answers is None or correction is None:
             return
-        card = film.answer(correction.zone, correction.choices)
+        known = {str(c) for c in GameView.of(loop.table).in_game}
+        card = film.answer(correction.zone, correction.choices, known)
         if card is not None and card != correction.seen:
             answers.append(f"{correction.message} -- {card}")
             loop.post_at(Correct(card, correction.zone, correction.seen), shot.index)

@@ -21,6 +21,10 @@ asks about it, as it asks about any card that does not fit.
 
 A card that lies still but stays unread for about a second becomes ``CardLanded(UNKNOWN)`` with what
 the frames said it might be, most likely first: the table asks, and the game goes on with the answer.
+So does a card the recogniser read nothing at all on, that the camera saw come to rest all the same
+(an *arrival*, :mod:`companion.vision.arrivals`): asked about after the same second, or at once when a
+card laid after it is given to the game -- taken without it, the next card would look like the next
+turn and the deal would go out of step.
 """
 
 from __future__ import annotations
@@ -28,13 +32,14 @@ from __future__ import annotations
 import math
 import threading
 import time as clock
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from companion.cards import UNKNOWN, Card
 from companion.events import CardLanded, CardLifted, Event, TableNotice
-from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, Tracker
+from companion.vision.arrivals import Arrival
+from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, Reading, Tracker
 from companion.vision.types import Sighting, Zone
 from companion.vision.zones import TableLayout
 
@@ -106,6 +111,8 @@ class Watch:
         self._burst: float | None = None
         self._fed: set[Card] = set()
         """Cards given to the game and still on the table: not new however recently they came."""
+        self._asked: set[int] = set()
+        """The arrivals (cards nothing was read on) already asked about, by number."""
         self._lock = threading.Lock()
 
     # -- from the game loop ---------------------------------------------------------------------
@@ -116,9 +123,17 @@ class Watch:
             self.view = view
 
     # -- from the camera -----------------------------------------------------------------------
-    def see(self, sightings: list[Sighting], time: float, *, at: float | None = None) -> list[Event]:
+    def see(
+        self,
+        sightings: list[Sighting],
+        time: float,
+        *,
+        at: float | None = None,
+        arrivals: Sequence[Arrival] = (),
+    ) -> list[Event]:
         """One frame's sightings (taken at ``time`` on the source's clock, ``at`` on the monotonic clock
-        for the latency figures): the table events they complete, in the order to post them."""
+        for the latency figures) and the cards lying in it that nothing was read on (``arrivals``, see
+        :mod:`companion.vision.arrivals`): the table events they complete, in the order to post them."""
         with self._lock:
             view = self.view
         at = clock.monotonic() if at is None else at
@@ -142,8 +157,28 @@ class Watch:
                 out.append(CardLanded(event.card, _zone(event.to_zone), at=at))
             else:
                 settled.append(event)
+        settled += self._unnoticed(arrivals, settled, time)
         if settled:
             out += self._gate(settled, view, at)
+        return out
+
+    def _unnoticed(
+        self, arrivals: Sequence[Arrival], settled: list[CardAppeared | CardUnread], time: float
+    ) -> list[CardUnread]:
+        """Cards lying still that nothing was read on, to be asked about as unread cards: once one has
+        lain there for the tracker's ``ask_after``, or as soon as a card laid after it is given to the
+        game (the game needs the cards in the order they were laid: a card never noticed would make
+        the next one look like the next turn)."""
+        latest = max((e.since for e in settled), default=None)
+        out: list[CardUnread] = []
+        for arrival in arrivals:
+            if arrival.number in self._asked:
+                continue
+            late = latest is not None and latest > arrival.since
+            if late or time - arrival.since >= self.tracker.ask_after:
+                self._asked.add(arrival.number)
+                where = arrival.centre
+                out.append(CardUnread(self.tracker.zone_of(where), time, where, Reading(()), arrival.since))
         return out
 
     def _gate(self, settled: list[CardAppeared | CardUnread], view: GameView, at: float) -> list[Event]:

@@ -22,6 +22,9 @@ the tracker follows *things lying on the table*, not names:
   frame that could not read it is a vote for "unread"); a track is **decided** only once it lies still
   (its last few positions within a few index heights) and one card holds most of the evidence of all
   its frames, so one misread frame among good ones changes nothing;
+* a card named surely and alike in every frame it was seen in (at least ``min_frames``), the last two
+  at one spot, is decided at once; any other reading waits ``appear_after`` of seeing it, so that the
+  frames have their say;
 * a card **appears** once decided; it **leaves** only when it has not been seen for ``leave_after``
   seconds (longer than a hand takes to pass over); seen at rest in another zone it **moves**; nudged
   within its zone, nothing happens;
@@ -232,6 +235,10 @@ class Tracker:
             if latest - t.last_seen <= 0.25 and len(t.named) + len(t.unnamed) >= min_frames
         ]
 
+    def zone_of(self, point: tuple[float, float]) -> Zone | None:
+        """The zone a point of the frame lies in (None with no layout)."""
+        return self._zone(point)
+
     def _zone(self, point: tuple[float, float]) -> Zone | None:
         if self.layout is None:
             return None
@@ -338,7 +345,7 @@ class Tracker:
             if gone_for >= (self.leave_after if track.asked else max(self.appear_after * 2, 0.25)):
                 self._tracks.remove(track)  # a glimpse that never settled, or an unread card taken away
                 continue
-            if gone_for > 0 or time - track.streak_start < self.appear_after:
+            if gone_for > 0 or (time - track.streak_start < self.appear_after and not self._plain(track)):
                 continue
             self._decide(track, time, events)
         if any(isinstance(e, CardAppeared) for e in events):
@@ -352,7 +359,10 @@ class Tracker:
         for track in self._tracks:
             if track.card is not None or track.asked or track.last_seen != time or track.first >= newest:
                 continue
-            if time - track.streak_start < max(0.3, 2 * self.appear_after):
+            if (
+                newest - track.streak_start < self.appear_after
+                or time - track.streak_start < 2 * self.appear_after
+            ):
                 continue  # laid at about the same time: it still has its chance to be read
             if len(track.named) + len(track.unnamed) < self.min_frames:
                 continue
@@ -362,13 +372,24 @@ class Tracker:
             track.asked, track.position, track.zone = True, rest, self._zone(rest)
             events.insert(0, CardUnread(track.zone, time, rest, self._unread_reading(track), track.first))
 
+    def _plain(self, track: _Track) -> bool:
+        """Whether every frame the thing was seen in named the same card, surely, in at least
+        ``min_frames`` frames, the last two at the same spot: decisive evidence, taken without waiting
+        out ``appear_after`` (which is there for readings that disagree, and costs a frame at every
+        card laid)."""
+        if track.unread or track.weak or len(track.votes) != 1 or len(track.named) < 2:
+            return False
+        ((count),) = (int(n) for _, n in track.votes.values())
+        return count >= self.min_frames and self._at_rest(track, track.named[-2][0]) is not None
+
     def _decide(self, track: _Track, time: float, events: list[TableEvent]) -> None:
         window_start = time - self.appear_after
         frames = sum(1 for t in self._frames if t >= window_start)
         hits = sum(1 for t, _ in (*track.named, *track.unnamed) if t >= window_start)
         if frames == 0 or hits / frames < 0.6:
             return
-        rest = self._at_rest(track, window_start)
+        plain = self._plain(track)
+        rest = self._at_rest(track, track.named[-2][0] if plain else window_start)
         if rest is None:
             return
         card, ruled = self._verdict(track)

@@ -52,6 +52,17 @@ def glared(deck: Deck, card: str) -> Deck:
     return Deck(faces, deck.back)
 
 
+def blank(deck: Deck, card: str) -> Deck:
+    """The deck with one card's print worn off entirely: a plain face, nothing on it to read."""
+    face = deck.face(card).copy()
+    h, w = face.shape[:2]
+    paper = face[h // 2, 4].copy()  # the face's own paper, inside its border
+    face[h // 25 : h - h // 25, w // 25 : w - w // 25] = paper
+    faces = dict(deck.faces)
+    faces[card] = face
+    return Deck(faces, deck.back)
+
+
 class _OneMisreadFrame(TableFilm):
     """The film with one frame, while ``card`` lies at rest, showing ``other`` in its place."""
 
@@ -99,6 +110,37 @@ def test_a_glared_card_is_asked_about_live_and_the_answer_continues_the_deal() -
     game = played.game  # type: ignore[attr-defined]
     assert [str(a.card) for a in game.actions if isinstance(a, Play)] == cards
     assert tuple(game.scores) == score and not loop.errors
+
+
+def test_a_card_nothing_can_be_read_on_is_asked_about_in_its_turn_and_the_deal_stays_in_step() -> None:
+    """A card laid half over the player's last one, with nothing on it to read: the recogniser reports
+    nothing there at all.  The camera still sees something new lying still, asks about it before the
+    same player's next card is taken, and the deal goes on to the referee's score."""
+    deal, starter, score = first_deal()
+    cards = laid_in_play(deal, starter)
+    hidden = cards[3]  # Ann's second card, over her first; her next card follows Bob's go
+    film = TableFilm(deal, deck=blank(load_deck(), hidden))
+    recogniser = Recogniser(filmed=True)
+    for shot in film:  # from pixels: while it is the last card laid, nothing is reported on it at all
+        if shot.frame is not None and shot.truth and shot.truth[-1][0] == hidden:
+            xs, ys = zip(*shot.truth[-1][1], strict=True)
+            on_it = [
+                s
+                for s in recogniser.detect(shot.frame)
+                if min(xs) <= s.center[0] <= max(xs) and min(ys) <= s.center[1] <= max(ys)
+            ]
+            assert on_it == []
+    answers: list[str] = []
+    said: list[str] = []
+    played, loop, _ = run(TableFilm(deal, deck=blank(load_deck(), hidden)), answers, said)
+    assert not loop.errors
+    assert [line for line in said if "cannot be read" in line] == [
+        "a card in front of Ann cannot be read: asking"
+    ]
+    assert len(answers) == 1 and answers[0].endswith(hidden), answers
+    game = played.game  # type: ignore[attr-defined]
+    assert [str(a.card) for a in game.actions if isinstance(a, Play)] == cards
+    assert tuple(game.scores) == score
 
 
 def test_one_misread_frame_among_good_ones_makes_no_wrong_score_and_no_question() -> None:

@@ -12,6 +12,7 @@ from companion.app.seen import GameView, Watch, allowance
 from companion.app.view import build_view
 from companion.cards import Card
 from companion.events import CardLanded, CardLifted, Event, TableNotice
+from companion.vision.arrivals import Arrival
 from companion.vision.types import UNKNOWN, Sighting, Zone, seen_from_text
 from companion.vision.zones import TableLayout
 
@@ -148,3 +149,30 @@ def test_how_a_reading_was_settled_is_shown_and_kept_in_the_journal() -> None:
     played.handle(CardLanded("6h", "player0", why=why))
     assert played.notice == why and played.correction is None
     assert played.journal.note(played.match_id, "camera") == [why]
+
+
+def test_a_card_nothing_was_read_on_is_asked_about_before_a_card_laid_after_it() -> None:
+    """Something new lies still in front of Ann that the recogniser read nothing on (an arrival); Bob
+    then lays the 7s.  The table is asked about Ann's card first, then given the 7s."""
+    watch = Watch(LAYOUT)
+    watch.view = in_play()
+    box = ((600.0, 540.0), (680.0, 540.0), (680.0, 660.0), (600.0, 660.0))
+    arrival = Arrival(1, 0.0, box)
+    out: list[Event] = []
+    for n in range(20):
+        sightings = [seen("7s", FAR)] if n >= 8 else []
+        out += watch.see(sightings, n / FPS, at=1.0, arrivals=[arrival])
+    assert landed(out) == [("unknown", "player0"), ("7s", "player1")]
+    assert watch.reports == ["a card in front of Ann cannot be read: asking", "7s in front of Bob"]
+
+
+def test_a_card_nothing_was_read_on_is_asked_about_once_after_a_second_alone() -> None:
+    watch = Watch(LAYOUT)
+    watch.view = in_play()
+    box = ((830.0, 300.0), (910.0, 300.0), (910.0, 420.0), (830.0, 420.0))
+    out: list[Event] = []
+    for n in range(60):
+        out += watch.see([], n / FPS, at=1.0, arrivals=[Arrival(4, 0.0, box)])
+        if n < 29:
+            assert out == []  # a second, as for any card that stays unread
+    assert landed(out) == [("unknown", "crib")]

@@ -189,3 +189,28 @@ def test_zone_is_none_without_a_layout_and_deck_zone_is_found() -> None:
     deck_spot = dict(LAYOUT.anchors)[DECK]
     events = run([[seen("2s", deck_spot)] for _ in range(20)])
     assert isinstance(events[0][1], CardAppeared) and events[0][1].zone == DECK
+
+
+def test_a_card_named_alike_in_every_frame_is_taken_as_soon_as_it_lies_still() -> None:
+    """Three sure readings of one name, the last two at one spot: decisive, no waiting out the rest."""
+    events = run([[] for _ in range(5)] + [[seen("5h", P1)] for _ in range(10)])
+    assert [(n, type(e)) for n, e in events] == [(7, CardAppeared)]  # its third frame
+
+
+def test_a_card_whose_frames_disagree_waits_for_more_of_them() -> None:
+    frames = (
+        [[] for _ in range(5)] + [[seen("5h", P1)], [seen("6h", P1)]] + [[seen("5h", P1)] for _ in range(20)]
+    )
+    events = run(frames)
+    assert (
+        len(events) == 1 and isinstance(events[0][1], CardAppeared) and events[0][1].card == Card.parse("5h")
+    )
+    assert events[0][0] > 7
+
+
+def test_a_card_seen_only_once_at_each_spot_is_not_taken_while_it_slides() -> None:
+    frames = [[seen("5h", (400.0 + 40 * k, 600.0))] for k in range(6)] + [
+        [seen("5h", (640.0, 600.0))] for _ in range(10)
+    ]
+    events = run(frames)
+    assert [(n, type(e)) for n, e in events] == [(7, CardAppeared)]  # the second frame at rest
