@@ -35,6 +35,7 @@ __all__ = [
     "Rank",
     "Seen",
     "Suit",
+    "Zone",
     "full_deck",
     "parse_cards",
     "seen_from_text",
@@ -246,3 +247,26 @@ def seen_from_text(text: str) -> Seen:
     if str(card) != text:
         raise ValueError(f"{text!r} is not in canonical card form")
     return card
+
+
+class Zone(StrEnum):
+    """A part of the table (the camera finds them: :mod:`companion.vision.zones`)."""
+
+    PLAYER0 = "player0"
+    """In front of the first player named (the bottom of the camera's picture): their cut and plays."""
+    PLAYER1 = "player1"
+    PLAYER2 = "player2"
+    PLAYER3 = "player3"
+    STARTER = "starter"
+    """The pack's spot, where the starter is turned."""
+    CRIB = "crib"
+
+    @classmethod
+    def of_player(cls, player: int) -> Zone:
+        """The zone in front of ``player`` (counted from 0, in the order the players are named)."""
+        return cls(f"player{player}")
+
+    @property
+    def player(self) -> int | None:
+        """Whose zone this is (from 0), or None for the starter and the crib."""
+        return int(self.value[6:]) if self.value.startswith("player") else None

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, TypeAlias
 
-from companion.cards import Card, Seen, seen_from_text
+from companion.cards import Card, Seen, Zone, seen_from_text
 
 __all__ = [
     "CallMuggins",
@@ -120,8 +120,8 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class CardLanded:
-    """The camera saw a card come to rest face up in a zone (``"player0"``, ``"player1"``, ``"starter"``,
-    ``"crib"``).
+    """The camera saw a card come to rest face up in a zone (:class:`~companion.cards.Zone`; its text,
+    ``"player0"``, ``"starter"``, ``"crib"``, given instead is read into it here).
 
     ``card`` is the :class:`~companion.cards.Card` read, or :data:`~companion.cards.UNKNOWN` for a card
     the camera could not name (:data:`~companion.cards.BACK` for one face down).  Canonical text given
@@ -129,7 +129,7 @@ class CardLanded:
 
     name: ClassVar[str] = "landed"
     card: Seen
-    zone: str
+    zone: Zone
     at: float = 0.0
     """When the frame that showed it was taken (seconds, monotonic clock of the source); for latency."""
     likely: tuple[str, ...] = ()
@@ -139,6 +139,7 @@ class CardLanded:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", _seen(self.card))
+        object.__setattr__(self, "zone", _zone(self.zone))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +148,14 @@ class CardLifted:
 
     name: ClassVar[str] = "lifted"
     card: Card
-    zone: str
+    zone: Zone
 
     def __post_init__(self) -> None:
         seen = _seen(self.card)
         if not isinstance(seen, Card):
             raise ValueError(f"a card lifted is a card the camera named, not {seen!r}")
         object.__setattr__(self, "card", seen)
+        object.__setattr__(self, "zone", _zone(self.zone))
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +176,11 @@ class Correct:
 
     name: ClassVar[str] = "correct"
     card: str
-    zone: str
+    zone: Zone
     seen: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "zone", _zone(self.zone))
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +253,15 @@ def _seen(value: object) -> Seen:
     raise TypeError(f"a card seen is a Card, BACK, UNKNOWN or its text, not {value!r}")
 
 
+def _zone(value: object) -> Zone:
+    """A zone as given, or read from its text (a ValueError naming the zones if it is none of them)."""
+    try:
+        return Zone(str(value))
+    except ValueError:
+        known = ", ".join(zone.value for zone in Zone)
+        raise ValueError(f"{value!r} is not a zone of the table ({known})") from None
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form: ``{"event": name, **fields}`` (a new game's house rules as an object, a card as
     its canonical text: ``"5h"``, ``"unknown"``)."""
@@ -256,6 +270,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     data = {"event": event.name, **asdict(event)}
     if isinstance(event, CardLanded | CardLifted):
         data["card"] = str(event.card)
+    if isinstance(event, CardLanded | CardLifted | Correct):
+        data["zone"] = str(event.zone)
     return data
 
 

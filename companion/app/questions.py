@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final, NoReturn
 
 from companion.app.store import Journal
-from companion.cards import Card, full_deck
+from companion.cards import Card, Zone, full_deck
 from companion.rules.errors import RulesError
 from companion.rules.game import Game
 
@@ -28,12 +28,9 @@ __all__ = ["CRIB_ZONE", "PLAYER_ZONES", "STARTER_ZONE", "Correction", "Questions
 
 #: The zones the camera's calibration names, and which player each belongs to (four seats round the
 #: table for four players: player0 near, then on round to the left).
-PLAYER_ZONES: Final = {
-    **{f"player{seat}": seat for seat in range(4)},
-    **{f"cut{seat}": seat for seat in range(4)},
-}
-STARTER_ZONE: Final = "starter"
-CRIB_ZONE: Final = "crib"
+PLAYER_ZONES: Final = {Zone.of_player(seat): seat for seat in range(4)}
+STARTER_ZONE: Final = Zone.STARTER
+CRIB_ZONE: Final = Zone.CRIB
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +38,13 @@ class Correction:
     """A card the table will not guess at: the question, where it lay, what the camera said, the choices."""
 
     message: str
-    zone: str
+    zone: Zone
     seen: str
     choices: tuple[str, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"message": self.message, "zone": self.zone, "seen": self.seen, "choices": list(self.choices)}
+        choices = list(self.choices)
+        return {"message": self.message, "zone": self.zone.value, "seen": self.seen, "choices": choices}
 
 
 class _Refusal(RulesError):
@@ -70,7 +68,7 @@ class Questions:
         self._correction: Correction | None = None
         self.highlighted = 0
         """The index in ``correction.choices`` the knobs point at (turn to move it, press to answer)."""
-        self._held: list[tuple[str, str]] = []
+        self._held: list[tuple[str, Zone]] = []
         """Cards laid while a correction is asked for, read once it is answered."""
         self._held_claim: tuple[int, int, bool] | None = None
         """A crib claim pegged while a crib card was unread: pegged again once the card is named."""
@@ -99,7 +97,7 @@ class Questions:
         self._correction = question
         self.highlighted = 0
 
-    def _answer(self, card: str, zone: str) -> None:
+    def _answer(self, card: str, zone: Zone) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
         self.correction = None
         if zone == CRIB_ZONE:
@@ -134,7 +132,7 @@ class Questions:
             cards.sort(key=lambda c: (c.rank is not read.rank and c.suit is not read.suit, c.index))
         return tuple(str(c) for c in cards)
 
-    def _ask(self, message: str, zone: str, seen: str, likely: Sequence[str] = ()) -> None:
+    def _ask(self, message: str, zone: Zone, seen: str, likely: Sequence[str] = ()) -> None:
         choices = self._unseen(seen)
         first = [c for c in likely if c in choices]  # what the camera's frames said, most likely first
         self.correction = Correction(message, zone, seen, (*first, *(c for c in choices if c not in first)))
@@ -148,7 +146,7 @@ class Questions:
 
     # -- the table's own ---------------------------------------------------------------------------
 
-    def _landed(self, text: str, zone: str, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
+    def _landed(self, text: str, zone: Zone, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
         """Read a card lying in ``zone`` (the table's)."""
         raise NotImplementedError  # pragma: no cover - Table reads cards
 

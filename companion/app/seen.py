@@ -267,7 +267,7 @@ class Watch:
         self.say(text)
 
 
-def _zone(zone: Zone | None) -> str:
-    """The zone as the table's events carry it (a card seen with no zones set is taken as the crib's:
-    no play or cut is guessed from where nothing says who laid it)."""
-    return str(zone if zone is not None else Zone.CRIB)
+def _zone(zone: Zone | None) -> Zone:
+    """The zone for the table's events (a card seen with no zones set is taken as the crib's: no play
+    or cut is guessed from where nothing says who laid it)."""
+    return zone if zone is not None else Zone.CRIB

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from companion.app.questions import CRIB_ZONE, PLAYER_ZONES, STARTER_ZONE, Questions, raise_refusal
-from companion.cards import Card
+from companion.cards import Card, Zone
 from companion.rules.game import Action, Count, Counting, Phase
 
 __all__ = ["ShowCards"]
@@ -59,7 +59,7 @@ class ShowCards(Questions):
         """Crib cards the camera has seen turned up, before the crib is counted."""
         return tuple(str(c) for c in self._crib_seen)
 
-    def _shown(self, card: Card, zone: str) -> None:
+    def _shown(self, card: Card, zone: Zone) -> None:
         state = self.game.deal_state
         if zone == STARTER_ZONE and card != state.starter and self._crib_short():
             # The next deal's starter (any card but this deal's, once the pack is shuffled): the crib
@@ -79,7 +79,7 @@ class ShowCards(Questions):
         if not self._count_crib(seen):  # the fourth card and the count reach the journal together
             self._set_crib_seen(seen)
 
-    def _kept_card(self, card: Card, zone: str) -> bool:
+    def _kept_card(self, card: Card, zone: Zone) -> bool:
         """A card turned up in front of a player whose hand, still to be shown, has cards kept back
         when a one-count play ended: noted as one of them (True), and the hand counted once all are."""
         game = self.game
@@ -98,7 +98,7 @@ class ShowCards(Questions):
         self.journal.set_note(self.match_id, "kept_seen", self._kept_note())
         return True
 
-    def _late_kept(self, card: Card, zone: str) -> bool:
+    def _late_kept(self, card: Card, zone: Zone) -> bool:
         """Once the game is won: a card in front of a player who kept cards back and has not turned them
         all up is one of those (True), not the first card of the next game."""
         player = PLAYER_ZONES.get(zone)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.cards import Card, full_deck
+from companion.cards import Card, Zone, full_deck
 from companion.events import (
     CallMuggins,
     CardLanded,
@@ -111,7 +111,7 @@ def script_game(
     events: list[Event] = []
     deal_scores: list[tuple[int, int]] = []
 
-    def land(card: Card, zone: str) -> None:
+    def land(card: Card, zone: Zone) -> None:
         events.append(CardLanded(card, zone))
 
     # The cut for the deal: cut again on equal cards, as the engine says.
@@ -119,9 +119,9 @@ def script_game(
         cuts = rng.sample(full_deck(), seats)
         for player, card in enumerate(cuts):
             referee.cut_for_deal(player, card)
-            land(card, f"player{player}")
+            land(card, Zone.of_player(player))
         for player, card in enumerate(cuts):
-            events.append(CardLifted(card, f"player{player}"))
+            events.append(CardLifted(card, Zone.of_player(player)))
 
     while referee.phase is not Phase.GAME_OVER:
         dealer = referee.dealer
@@ -141,7 +141,7 @@ def script_game(
         starter = pack[seats * dealt]
         referee.turn_starter(starter)
         mark = len(referee.log)
-        land(starter, "starter")
+        land(starter, Zone.STARTER)
         laid: list[tuple[int, Card]] = []
         while referee.phase is Phase.PLAY:
             turn = referee.turn()
@@ -160,7 +160,7 @@ def script_game(
                 card = rng.choice(fits)
                 referee.play(turn, card)
                 laid.append((turn, card))
-                land(card, f"player{turn}")
+                land(card, Zone.of_player(turn))
             else:
                 referee.go(turn)
         if referee.pending is not None and not referee.over:
@@ -178,14 +178,14 @@ def script_game(
             if op.automatic and isinstance(op.action, Count) and op.action.what == "hand":
                 turned_up += [(op.action.player, card) for card in kept[op.action.player]]
         for player, card in turned_up:
-            land(card, f"player{player}")
+            land(card, Zone.of_player(player))
         shown_crib = 0
         # The crib is turned up if the game lasted until the show (shown already when automatic).
         shown = referee.phase is Phase.SHOW or any(op.automatic for op in referee.log[mark:])
         for card in crib:
             if not shown:
                 break
-            land(card, "crib")
+            land(card, Zone.CRIB)
             shown_crib += 1
         while referee.phase is Phase.SHOW:
             nxt = referee.snapshot().show_next
@@ -194,7 +194,7 @@ def script_game(
             assert referee.counting is Counting.CLAIMS, "the referee shows automatic counts itself"
             if what == "hand":
                 for card in kept[player]:
-                    land(card, f"player{player}")
+                    land(card, Zone.of_player(player))
                     turned_up.append((player, card))
             hand = crib if what == "crib" else [c for p, c in laid if p == player] + kept[player]
             true = score_hand(hand, starter, crib=what == "crib").total
@@ -208,9 +208,9 @@ def script_game(
         deal_scores.append((referee.scores[0], referee.scores[1]))
         # Everything is gathered up for the next deal: the cards laid, the starter, the crib.
         for player, card in [*laid, *turned_up]:
-            events.append(CardLifted(card, f"player{player}"))
-        events.append(CardLifted(starter, "starter"))
-        events += [CardLifted(card, "crib") for card in crib[:shown_crib]]
+            events.append(CardLifted(card, Zone.of_player(player)))
+        events.append(CardLifted(starter, Zone.STARTER))
+        events += [CardLifted(card, Zone.CRIB) for card in crib[:shown_crib]]
     assert referee.winner is not None
     return Recording(
         seed=seed,

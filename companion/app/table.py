@@ -41,7 +41,7 @@ from companion.app.config import TableConfig
 from companion.app.questions import CRIB_ZONE, PLAYER_ZONES, STARTER_ZONE, Correction, raise_refusal
 from companion.app.show_cards import ShowCards
 from companion.app.store import GameSummary, Journal, SeatSummary
-from companion.cards import Card, InvalidCard
+from companion.cards import Card, InvalidCard, Zone
 from companion.events import (
     CallMuggins,
     CardLanded,
@@ -384,7 +384,7 @@ class Table(ShowCards):
 
     # -- following the deal from the camera -----------------------------------------------------------
 
-    def _landed(self, text: str, zone: str, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
+    def _landed(self, text: str, zone: Zone, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
         if text == "back":
             return  # a face-down card: the pack, the crib, a hand put down
         if self.correction is not None and not corrected:
@@ -422,14 +422,14 @@ class Table(ShowCards):
         if corrected and self.correction is None:
             self.notice = f"corrected: {card} {where}"
 
-    def _cut(self, card: Card, zone: str) -> None:
+    def _cut(self, card: Card, zone: Zone) -> None:
         player = PLAYER_ZONES.get(zone)
         if player is None:
             self.notice = "a card cut for the deal is laid in front of the player who cut it"
             return
         self._do([CutForDeal(player, card)])
 
-    def _starter(self, card: Card, zone: str) -> None:
+    def _starter(self, card: Card, zone: Zone) -> None:
         if zone != STARTER_ZONE:
             if zone in PLAYER_ZONES and self.game.phase is not Phase.CUT_FOR_DEAL:
                 # A card laid for the play before any starter was seen: the camera missed the starter.
@@ -450,7 +450,7 @@ class Table(ShowCards):
         self._do(actions)
         self._set_crib_seen([])
 
-    def _lay(self, card: Card, zone: str) -> None:
+    def _lay(self, card: Card, zone: Zone) -> None:
         player = PLAYER_ZONES.get(zone)
         game = self.game
         if player is None:
@@ -492,7 +492,7 @@ class Table(ShowCards):
         raise_refusal(f"no go explains {card} laid by {self.players[player]}")
 
 
-def _zone_words(zone: str, players: Sequence[str]) -> str:
+def _zone_words(zone: Zone, players: Sequence[str]) -> str:
     player = PLAYER_ZONES.get(zone)
     if player is not None and player < len(players):
         return f"in front of {players[player]}"

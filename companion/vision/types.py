@@ -1,8 +1,8 @@
 """Value types shared by card recognition, frame sources, the tracker and the table.
 
 The marks a sighting may show instead of a card (:class:`~companion.cards.Mark`, :data:`BACK`,
-:data:`UNKNOWN`), the ``Seen`` alias and :func:`seen_from_text` live in :mod:`companion.cards`, so the
-table's events can carry them; they are re-exported here.
+:data:`UNKNOWN`), the ``Seen`` alias, :func:`seen_from_text` and the table's zones (:class:`Zone`) live in
+:mod:`companion.cards`, so the table's events can carry them; they are re-exported here.
 
 A ``Sighting`` is one thing recognised in one frame: a named :class:`~companion.cards.Card`, a face-down
 card (:data:`BACK`) or a card-like object that could not be read with confidence (:data:`UNKNOWN`).  An
@@ -18,10 +18,9 @@ the words the journal and recorded games have always used (``player0``, ``starte
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, TypeAlias
 
-from companion.cards import BACK, UNKNOWN, Card, Mark, Seen, seen_from_text
+from companion.cards import BACK, UNKNOWN, Card, Mark, Seen, Zone, seen_from_text
 
 if TYPE_CHECKING:  # NumPy only for the type checker: the scoring commands import this and start light
     import numpy as np
@@ -32,29 +31,6 @@ __all__ = ["BACK", "UNKNOWN", "Frame", "Mark", "Seen", "Sighting", "Zone", "seen
 
 Frame: TypeAlias = "npt.NDArray[np.uint8]"
 """An image as OpenCV holds it: H x W x 3, uint8, BGR."""
-
-
-class Zone(StrEnum):
-    """A part of the table (see :mod:`companion.vision.zones` for how the camera finds them)."""
-
-    PLAYER0 = "player0"
-    """In front of the first player named (the bottom of the camera's picture): their cut and plays."""
-    PLAYER1 = "player1"
-    PLAYER2 = "player2"
-    PLAYER3 = "player3"
-    STARTER = "starter"
-    """The pack's spot, where the starter is turned."""
-    CRIB = "crib"
-
-    @classmethod
-    def of_player(cls, player: int) -> Zone:
-        """The zone in front of ``player`` (counted from 0, in the order the players are named)."""
-        return cls(f"player{player}")
-
-    @property
-    def player(self) -> int | None:
-        """Whose zone this is (from 0), or None for the starter and the crib."""
-        return int(self.value[6:]) if self.value.startswith("player") else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ also fits the table's plane (:mod:`companion.vision.rectify`) from the cards' ou
 keeps it (``plane``, None for a camera straight above), so every frame can be read as if from above.
 A layout file without a plane (an older one) loads as one for a camera straight above.
 
-Zones are :class:`~companion.vision.types.Zone` values, the table's own names: the same type reaches the
+Zones are :class:`~companion.cards.Zone` values, the table's own names: the same type reaches the
 table and the scoreboard, with no second vocabulary to translate.  A layout saved under the old names
 (``play:1``, ``deck``) still loads.
 """

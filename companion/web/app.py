@@ -90,7 +90,7 @@ class ClaimBody(_Body):
 class CorrectBody(_Body):
     card: str
     zone: Zone
-    """One of the table's zones (the shared :class:`~companion.vision.types.Zone`): any other is refused."""
+    """One of the table's zones (the shared :class:`~companion.cards.Zone`): any other is refused."""
     seen: str = ""
 
 
