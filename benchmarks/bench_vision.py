@@ -148,7 +148,7 @@ def seeing() -> None:
             for r in (1.0, 1.5, 2.0, 2.5, 3.0)
         ],
         "motion (smear, pixels)": [
-            (f"{n}", lambda t, _, n=n: replace(t, frame=shaken(t.frame, n))) for n in (2, 3, 5, 7)
+            (f"{n}", lambda t, _, n=n: replace(t, frame=shaken(t.frame, n))) for n in (2, 3, 5, 7, 9)
         ],
         "hard shadow (light left)": [
             (f"{v}", lambda t, seed, v=v: replace(t, frame=shadowed(t.frame, v, seed)))

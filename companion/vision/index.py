@@ -1,8 +1,9 @@
 """Finding index corners (the small rank-over-suit print in a card's corner) and turning each into features.
 
-Why one module of about 750 lines: finding candidates and cutting their features must stay exactly what
+Why one module of about 850 lines: finding candidates and cutting their features must stay exactly what
 the network build trained on (the shipped networks learnt from these very features), so it is kept whole
-and changed only together with a rebuild.
+and changed only together with a rebuild. The measures of an index's print (a suit mark's notches and
+blur, a smear) share its geometry and stay beside it.
 
 Why index corners rather than whole cards: at a pub table cards overlap (a row of played cards, a pile,
 a pair laid across each other) and a hand may cover most of a card, but the index corner is what players
@@ -42,6 +43,7 @@ __all__ = [
     "patch_features",
     "patch_polygon",
     "patches",
+    "smear",
     "split_joined",
     "stretch",
     "suit_blur",
@@ -759,4 +761,77 @@ def suit_blur(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatA
         steepest = float(np.percentile(np.sqrt(gx * gx + gy * gy), 99))
         radius = (2 / np.pi) * float(hi - lo) / max(steepest, 1e-6)
         out[k] = radius / (_SUIT_SIDE / (2 * _SUIT_HALF))
+    return out
+
+
+#: The suit mark's square, each side of its centre, as a share of the rank-to-suit distance: the
+#: whole mark (about 0.6 of that distance tall) and the card white around it.
+_SMEAR_SUIT_HALF: Final = 0.45
+#: The suit mark's solid core, each side of its centre, as the same share: ink as printed, since a
+#: smear shorter than the mark is wide leaves its middle as dark as it was.
+_SUIT_CORE: Final = 0.15
+#: The rank glyph's square, each side of its centre, as the same share: the whole glyph (a "10",
+#: the widest, is about 0.9 of that distance) and little of the suit mark below.
+_RANK_HALF: Final = 0.5
+#: The directions edge spread is measured along: half a turn in this many steps, so a smear's own
+#: direction is at most 11.25 degrees from one (which understates its length by 2 %).
+_SPREAD_DIRECTIONS: Final = 8
+_SPREAD_UNITS: Final = np.stack(
+    [
+        np.cos(np.arange(_SPREAD_DIRECTIONS) * np.pi / _SPREAD_DIRECTIONS),
+        np.sin(np.arange(_SPREAD_DIRECTIONS) * np.pi / _SPREAD_DIRECTIONS),
+    ]
+).astype(np.float32)
+
+
+def _square(gray: npt.NDArray[np.uint8], at: Point, half: float) -> FloatArray:
+    """The pixels within ``half`` of ``at`` along rows and columns, as float (cut by the picture's edge)."""
+    h, w = gray.shape[:2]
+    x0, y0 = max(int(at[0] - half), 0), max(int(at[1] - half), 0)
+    x1, y1 = min(int(at[0] + half) + 1, w), min(int(at[1] + half) + 1, h)
+    return np.asarray(gray[y0:y1, x0:x1], np.float32)
+
+
+def smear(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatArray:
+    """How far each candidate's index is smeared one way more than any other, in strokes of its rank
+    glyph (0 where it cannot be measured).
+
+    Why one way: a camera bumped, or a card moved, smears every point along one line. An edge lying
+    along that line stays sharp and one across it is spread over the smear's length, so the steepest
+    edge anywhere (what :func:`suit_blur` measures defocus from) does not see it. Seen along a
+    direction u, a step of contrast C spread over w pixels along u rises at most C / w a pixel, and
+    of a suit mark's edges (its outline faces every way) the one across u rises steepest along u; so
+    C over the steepest slope along u is the spread along u. The suit mark is measured, not the rank
+    glyph, since it is solid: its edges stay steps under a smear shorter than the mark, and its core
+    keeps the ink's own darkness (C), where a thin stroke smeared loses both. The widest spread less
+    the narrowest is the smear (defocus and the lens's softness spread every way alike).
+
+    Why in strokes: where the smear across the glyph passes the gaps between its strokes (about a
+    stroke wide in a printed numeral) no gap is left white anywhere, strokes merge, and a 3 reads as
+    a 5 or a 2. The stroke width is the rank glyph's ink (darker than half way from the suit's core
+    to the card white) over half its outline, the outline counted in steps along rows and columns,
+    which overstates a slanted edge by 4 / pi on average (corrected). A smear narrower than twice a
+    stroke leaves a stroke's width at half its depth as printed. All in the picture's own pixels,
+    so the share holds at any scale.
+    """
+    out = np.zeros(len(cands), np.float32)
+    for k, c in enumerate(cands):
+        mark = _square(gray, c.suit, max(_SMEAR_SUIT_HALF * c.length, 3.0))
+        core = _square(gray, c.suit, max(_SUIT_CORE * c.length, 1.0))
+        glyph = _square(gray, c.rank, max(_RANK_HALF * c.length, 3.0))
+        if min(mark.shape) < 5 or min(glyph.shape) < 5:
+            continue
+        ink_level = float(np.percentile(core, 10))
+        contrast = float(np.percentile(mark, 97)) - ink_level
+        if contrast < 1.0:
+            continue
+        grads = np.stack(
+            [(mark[1:-1, 2:] - mark[1:-1, :-2]).ravel(), (mark[2:, 1:-1] - mark[:-2, 1:-1]).ravel()], 1
+        )
+        steepest = np.percentile(np.abs(grads @ _SPREAD_UNITS), 99, axis=0) / 2
+        spreads = contrast / np.maximum(steepest, 1e-6)
+        inked = glyph < (ink_level + float(np.percentile(glyph, 97))) / 2
+        outline = np.count_nonzero(inked[:, 1:] != inked[:, :-1]) + np.count_nonzero(inked[1:] != inked[:-1])
+        stroke = 2 * float(inked.sum()) / max(outline * np.pi / 4, 1.0)
+        out[k] = float(spreads.max() - spreads.min()) / max(stroke, 0.5)
     return out

@@ -32,7 +32,8 @@ How a frame is read, and why:
 4. Card-shaped outlines with no index on them are face-down cards (``"back"``): a deck, a crib
    (:mod:`companion.vision.backs`).
 5. A reading the network is not sure of is reported as ``"unknown"`` rather than guessed: a misread
-   card is a wrong score, an unknown one is only a prompt to look again.
+   card is a wrong score, an unknown one is only a prompt to look again. An index smeared past its
+   rank glyph's strokes must be read surer still (:func:`index.smear`, ReadingSettings.smear_strokes).
 
 :func:`duplicates` names cards seen more than once (a misread, or a second deck on the table).
 
@@ -185,6 +186,8 @@ class Recogniser:
         black = np.argmax(ps[live], axis=1) % 3 == 0  # club (0) or spade (3)
         rejected[live[joined & black & np.isnan(notch)]] = True
         ps[live] = _soft_spades(ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits)
+        confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
+        confidence[live] = _smeared(confidence[live], gray, [cands[n] for n in live.tolist()], self.settings)
         out: list[Reading] = []
         for n, c in enumerate(cands):
             if rejected[n]:
@@ -192,7 +195,7 @@ class Recogniser:
             not_index = float(pr[n, NOT_INDEX])
             r = int(np.argmax(pr[n, :NOT_INDEX]))
             s = int(np.argmax(ps[n]))
-            conf = float(pr[n, r] * ps[n, s])
+            conf = float(confidence[n])
             frame_cand = idx.Candidate(
                 (c.rank[0] / scale, c.rank[1] / scale),
                 (c.suit[0] / scale, c.suit[1] / scale),
@@ -642,6 +645,27 @@ def _soft_spades(
     soft = spade[idx.suit_blur(gray, [cands[k] for k in spade.tolist()]) > settings.spade_blur]
     out = ps.copy()
     out[soft, 0] = out[soft, 3] = (ps[soft, 0] + ps[soft, 3]) / 2
+    return out
+
+
+def _smeared(
+    confidence: npt.NDArray[np.float32],
+    gray: Frame,
+    cands: list[idx.Candidate],
+    settings: RecognitionSettings,
+) -> npt.NDArray[np.float32]:
+    """``confidence`` of ``cands`` with each index smeared past ReadingSettings.smear_strokes and read
+    below ``smeared_accept`` brought under its bar (scaled by the bar over ``smeared_accept``): its
+    corner is reported unread, and its card named from the other corner if that one is sharp. Only
+    readings that would name a card are measured (a sharp table has few under ``smeared_accept``)."""
+    at = settings.reading
+    bars = np.array([at.needed(c.freed) for c in cands], np.float32)
+    doubtful = np.flatnonzero((confidence >= bars) & (confidence < at.smeared_accept))
+    if doubtful.size == 0:
+        return confidence
+    smeared = doubtful[idx.smear(gray, [cands[k] for k in doubtful.tolist()]) > at.smear_strokes]
+    out = confidence.copy()
+    out[smeared] *= bars[smeared] / at.smeared_accept
     return out
 
 

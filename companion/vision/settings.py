@@ -51,6 +51,15 @@ class ReadingSettings:
     clubs, on the table photos and as a crop). At 0.99 a sixth more candidates reach the namer (the
     filmed demo game's frames); at 0.999 two fifths more, about 5 ms a frame, and no card more was
     read."""
+    smear_strokes: float = 1.0
+    """An index smeared one way by more than this many of its rank glyph's strokes
+    (:func:`companion.vision.index.smear`) must be read at ``smeared_accept`` to name its card. Why
+    one stroke: a printed numeral's gaps are about a stroke wide, and a smear longer than a gap leaves
+    no part of it white, so strokes start to merge (a 3 read as a 5 or a 2)."""
+    smeared_accept: float = 0.99
+    """The bar for an index smeared past ``smear_strokes``. Why: on the tuning tables (seeds 0-11)
+    smeared 5-9 pixels at 30 degrees every name read wrong there was read below 0.99 (0.73-0.985),
+    and a right one at 0.99 or over in two cases of three at a 5-pixel smear."""
 
     def needed(self, freed: bool) -> float:
         """The confidence an index must be read at to name its card (``freed``: see

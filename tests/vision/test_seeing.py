@@ -5,8 +5,9 @@ The levels asserted are those a cheap 1280x720 camera gives at 60-90 cm: a defoc
 pixels' radius (at 2, 91-97 % of the cards are found, no name wrong), a smear of 3 pixels, a shadow
 cutting the light to a quarter. Past them (disc 2.5, smear 5) fewer than three cards in four are found;
 out of focus, a card too soft to read is reported unread rather than named wrong (a club's notches
-filled in read as a spade's: see SuitSettings.spade_blur). ``benchmarks/bench_vision.py --seeing``
-prints each level. The tables are drawn
+filled in read as a spade's: see SuitSettings.spade_blur), and so is a card smeared past its rank
+glyph's strokes and not read surely (a 3 read as a 5: see ReadingSettings.smear_strokes).
+``benchmarks/bench_vision.py --seeing`` prints each level. The tables are drawn
 from seeds 0-5; the held-out seeds (``tables.HELD_OUT``) are only measured by the benchmark.
 """
 
@@ -20,8 +21,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.index import Candidate, suit_blur
+from companion.vision.index import Candidate, smear, suit_blur
 from companion.vision.recognise import Recogniser
+from companion.vision.settings import SHIPPED
 from companion.vision.types import Sighting
 
 from .tables import Score, Table, defocus, score, shadowed, shaken, table, tilted
@@ -103,6 +105,54 @@ def test_the_blur_of_a_suit_mark_is_measured_from_its_edge(radius: float) -> Non
 def test_cards_stay_readable_with_a_little_motion(filmed: Recogniser) -> None:
     seen = _read(filmed, lambda frame, _: shaken(frame, 3))
     assert seen.recall >= 0.95 and seen.wrong == 0
+
+
+@pytest.mark.parametrize("length", [5, 7, 9])
+def test_a_card_smeared_past_its_strokes_is_unread_not_named_wrong(filmed: Recogniser, length: int) -> None:
+    """A camera bumped or a slow shutter smears the table further than a rank glyph's gaps are wide:
+    fewer cards are found, but a name reported is still right."""
+    seen = _read(filmed, lambda frame, _: shaken(frame, length))
+    assert seen.wrong_share <= 0.01
+
+
+def test_the_smear_check_costs_a_sharp_table_no_card(filmed: Recogniser) -> None:
+    """Read sharp, every card found with the smear check is found without it: only a smeared index
+    has its bar raised."""
+    unchecked = Recogniser(
+        filmed=True,
+        motion=False,
+        settings=replace(SHIPPED, reading=replace(SHIPPED.reading, smear_strokes=math.inf)),
+    )
+    with_check = _read(filmed, lambda frame, _: frame)
+    without = _read(unchecked, lambda frame, _: frame)
+    assert with_check.found == without.found and with_check.wrong == 0
+
+
+def _printed_index() -> tuple[np.ndarray, Candidate]:
+    """An index printed solid: a "3" with strokes about 2.5 pixels wide over a round mark 12 pixels
+    across, the rank 22 pixels from the suit."""
+    image = np.full((200, 200, 3), 235, np.uint8)
+    cv2.putText(image, "3", (88, 100), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.circle(image, (100, 115), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    return image, Candidate((95.0, 93.0), (100.0, 115.0), 14.0)
+
+
+def _smear_of(image: np.ndarray, index: Candidate) -> float:
+    return float(smear(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), [index])[0])
+
+
+@pytest.mark.parametrize("degrees", [0, 30, 75, 120, 160])
+def test_a_smear_longer_than_twice_a_stroke_is_measured_past_one_stroke_whichever_way(degrees: int) -> None:
+    image, index = _printed_index()
+    assert _smear_of(shaken(image, 6, degrees), index) > 1.0
+    assert _smear_of(shaken(image, 8, degrees), index) > 1.0
+
+
+@pytest.mark.parametrize("radius", [0.0, 1.0, 2.0, 3.0])
+def test_an_index_sharp_or_evenly_out_of_focus_measures_no_smear(radius: float) -> None:
+    """Defocus spreads every edge alike: it is not a smear, however far out of focus."""
+    image, index = _printed_index()
+    assert _smear_of(defocus(image, radius), index) < 0.5
 
 
 @pytest.mark.parametrize("light", [0.5, 0.25])
