@@ -595,7 +595,9 @@ def stretch(p: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArr
     ``p``: BGR patches (n, H, W, 3) as float32."""
     n, h, w, _ = p.shape
     gray = p[..., 2] * 0.299 + p[..., 1] * 0.587 + p[..., 0] * 0.114
-    flat = np.sort(gray.reshape(n, -1), axis=1)
+    # Sorted as the integers their bits spell: for floats of one sign that is the same order (and the
+    # grey, a sum of non-negative parts, is never negative), and NumPy sorts integers faster.
+    flat = np.sort(gray.astype(np.float32, copy=False).reshape(n, -1).view(np.int32), axis=1).view(np.float32)
     lo = flat[:, int(0.03 * h * w)][:, None, None]
     hi = flat[:, int(0.97 * h * w)][:, None, None]
     span = np.maximum(hi - lo, 12.0)
