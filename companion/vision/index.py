@@ -548,8 +548,9 @@ def patches(
     return np.concatenate(out).reshape(n, height, width, -1)
 
 
-#: Sector by (upper half, first side of its half, steeper than 45 degrees): see _orientation_bins.
-_SECTOR: Final = np.array([3, 2, 0, 1, 7, 6, 4, 5], np.int8)
+#: Sector by (upper half, sign of the across component: none, right or left, steeper than 45 degrees),
+#: at 6 * upper + 2 * sign + steeper: see _orientation_bins.
+_SECTOR: Final = np.array([3, 2, 3, 2, 0, 1, 7, 6, 4, 5, 7, 6], np.int8)
 
 
 def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
@@ -564,12 +565,15 @@ def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
     levels never come that close.)
     """
     ax, ay = np.abs(gx), np.abs(gy)
-    up = gy >= 0
     # In the lower half the sectors run from the left (-180) to the right; in the upper half from the
-    # right (0) to the left. So the sector follows from three yes-or-no answers, looked up in a table.
-    first = (up & (gx > 0)) | (~up & (gx < 0))
-    code = (up.view(np.uint8) << 2) | (first.view(np.uint8) << 1) | (ay > ax).view(np.uint8)
-    bins = _SECTOR[code]
+    # right (0) to the left. So the sector follows from the half, the side and the steepness, looked up
+    # in a table; the side is taken as its sign (none, right, left), which is cheaper than working out
+    # whether it is the half's first side.
+    code = (gy >= 0).view(np.uint8) * np.uint8(6)
+    code += (gx > 0).view(np.uint8) * np.uint8(2)
+    code += (gx < 0).view(np.uint8) * np.uint8(4)
+    code += (ay > ax).view(np.uint8)
+    bins = _SECTOR.take(code)
     tie = (ax == ay) & (ax > 0)
     if tie.any():
         ang = (np.arctan2(gy[tie], gx[tie]) + np.pi) * (_ORIENT_BINS / (2 * np.pi))
