@@ -82,10 +82,10 @@ def test_cards_stay_readable_out_of_focus_as_a_cheap_camera_is(
 
 
 @pytest.mark.parametrize("radius", [2.5, 3.0, 3.5])
-def test_a_card_too_far_out_of_focus_is_unread_not_named_wrong(filmed: Recogniser, radius: float) -> None:
-    """Past the focus a cheap camera keeps, fewer cards are found, but a name reported is still right:
-    a wrong name is a wrong score, an unread card only a prompt to look again."""
-    seen = _read(filmed, lambda frame, _: defocus(frame, radius))
+def test_a_card_too_far_out_of_focus_in_a_photo_is_unread_not_named_wrong(radius: float) -> None:
+    """Past the focus a cheap camera keeps, fewer cards of a photo are found, but a name reported is
+    still right: a wrong name is a wrong score, an unread card only a prompt to look again."""
+    seen = _read(Recogniser(), lambda frame, _: defocus(frame, radius))
     assert seen.wrong_share <= 0.01
 
 
