@@ -192,7 +192,9 @@ class Recogniser:
             # and a half times the questions and its deals out of step (decisions, 36).
             ps[live] = _soft_spades(ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits)
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
-        confidence[live] = _smeared(confidence[live], gray, [cands[n] for n in live.tolist()], self.settings)
+        if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
+            live_cands = [cands[n] for n in live.tolist()]
+            confidence[live] = _smeared(confidence[live], gray, live_cands, self.settings)
         out: list[Reading] = []
         for n, c in enumerate(cands):
             if rejected[n]:

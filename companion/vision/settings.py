@@ -52,8 +52,9 @@ class ReadingSettings:
     filmed demo game's frames); at 0.999 two fifths more, about 5 ms a frame, and no card more was
     read."""
     smear_strokes: float = 1.0
-    """An index smeared one way by more than this many of its rank glyph's strokes
-    (:func:`companion.vision.index.smear`) must be read at ``smeared_accept`` to name its card. Why
+    """In a still photo (not on the camera's path: decisions, 37), an index smeared one way by more
+    than this many of its rank glyph's strokes (:func:`companion.vision.index.smear`) must be read at
+    ``smeared_accept`` to name its card. Why
     one stroke: a printed numeral's gaps are about a stroke wide, and a smear longer than a gap leaves
     no part of it white, so strokes start to merge (a 3 read as a 5 or a 2)."""
     smeared_accept: float = 0.99
