@@ -48,6 +48,9 @@ CARD_PX = 96
 _ROW_STEP = 74
 _HAND_FRAMES = 2
 _REST_FRAMES = 6
+_PATIENCE_FRAMES = int(3 * FPS)
+"""How long the players look at the board, at most, for the card just laid before they press a button
+(an undo, a claim): three seconds, past the second after which an unread card is asked about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,11 @@ class TableFilm:
         self._table = _Table()
         self._history: list[_Laid] = []  # every card laid so far, gathered up or not
         self.time = 0.0
+        self.taken: Callable[[str], bool] | None = None
+        """Whether the game has taken the card (by its text), when the film is played into a game
+        (:func:`play_film`): before a button pressed after a card is laid, the film shows the table
+        still until it has (or the players' patience, ``_PATIENCE_FRAMES``, runs out), as players
+        wait for the board to show their card before they claim for it or take it back."""
 
     # -- where cards go ---------------------------------------------------------------------------
     def _placement(self, zone: str, slot: int, card: str) -> Placement:
@@ -197,6 +205,12 @@ class TableFilm:
                         self.time += 0.5
                         yield FilmFrame(index, self.time, image, None, ())
             else:
+                previous = events[index - 1] if index > self.start else None
+                if isinstance(previous, CardLanded) and self.taken is not None:
+                    for _ in range(_PATIENCE_FRAMES):
+                        if self.taken(str(previous.card)):
+                            break
+                        yield self._frame(index - 1, image, table)
                 if isinstance(event, Undo):
                     self._apply(table, event)
                     image = self._draw(table)
@@ -261,6 +275,12 @@ def play_film(
     class _Detect:
         def detect(self, frame: Frame) -> list[Sighting]:
             return list(detect(current[-1]))
+
+    def taken(card: str) -> bool:
+        loop.wait_idle(30)
+        return card in {str(c) for c in GameView.of(loop.table).in_game}
+
+    film.taken = taken
 
     def shots() -> Iterator[FilmFrame]:
         for shot in film:

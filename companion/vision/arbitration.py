@@ -106,6 +106,19 @@ def counted(
         if count is None and not shows and not torn:
             # No plain count, no picture, no card whole: a card too small or too covered to count
             # stands as read, as does a court read at both corners whose middle is no number card's.
+            # Two names read on its two corners, one clearly surer (see agree): one card, named by
+            # the surer corner, as sure as that corner is. (A card's corner enlarged, a jack's read as
+            # a seven at 0.71 beside its other corner's jack at 1.0, would else be a second card in
+            # one place.) Alike sure, they may be two cards after all (the bottom corner of one in a
+            # row and the top of the one after next lie so), and both stand.
+            if j != k:
+                both = out[k][0] + out[j][0]
+                label, _ = agree(both)
+                if label != UNKNOWN:
+                    conf = max(r.confidence for r in both if r.label == label)
+                    rest = [card for n, card in enumerate(out) if n not in (j, k)]
+                    k = min(j, k)
+                    out = [*rest[:k], (both, label, conf), *rest[k:]]
             k += 1
             continue
         two_suits = len({card[1][-1] for card in pair}) > 1

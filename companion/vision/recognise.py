@@ -54,6 +54,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.cards import Card
 from companion.vision import cnn, pips
 from companion.vision import index as idx
 from companion.vision.arbitration import agree, by_pips, counted
@@ -62,6 +63,7 @@ from companion.vision.cnn import Namer
 from companion.vision.geometry import joined_by_white
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
+    Box,
     Motion,
     box_in,
     covered,
@@ -213,7 +215,7 @@ class Recogniser:
             out.append(Reading(frame_cand, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
         return out
 
-    def _readings(self, frame: Frame) -> tuple[Frame, float, list[Reading]]:
+    def _readings(self, frame: Frame, region: bool = False) -> tuple[Frame, float, list[Reading]]:
         """The working image, its scale, and one reading per index found (frame pixels).
 
         The image is also read at ``coarse`` of the working scale (see :class:`ScaleSettings`), so
@@ -232,7 +234,9 @@ class Recogniser:
                 cv2.resize(image, None, fx=at.coarse, fy=at.coarse, interpolation=cv2.INTER_AREA), np.uint8
             )
             readings += self._read(coarse, scale * at.coarse, outlines=False)
-        if self.enlarge and not self.filmed and max(image.shape[:2]) <= at.fine_under:
+        if self.enlarge and max(image.shape[:2]) <= at.fine_under and (
+            not self.filmed or (region and at.fine_regions)
+        ):
             fine = np.asarray(
                 cv2.resize(image, None, fx=at.fine, fy=at.fine, interpolation=cv2.INTER_CUBIC), np.uint8
             )
@@ -357,13 +361,19 @@ class Recogniser:
         was read there before is dropped, and what is read now kept, except where nothing changed on a
         card read before (what was read of it whole stands; the region's edge may cut it). The whole
         frame is read when there is nothing to compare with, when most of it changed (the camera moved,
-        the light changed) and every MotionSettings.reread frames, so a slow drift is caught.
+        the light changed) and every MotionSettings.reread frames, so a slow drift is caught. A card a
+        region's enlarged reading named (ScaleSettings.fine_regions) that such a re-read, unenlarged,
+        leaves unnamed where nothing changed is kept as named: the re-read is for drift, and a soft
+        camera's card must not fall unread once a second.
         """
         small = motion.small(frame)
         change = motion.change(frame, small)
         settings = motion.settings
         if change is None or change.share > settings.whole or self._since_whole >= settings.reread:
-            self._seen = self._detect(frame)
+            whole = self._detect(frame)
+            if change is not None and change.share <= settings.whole:  # a re-read for drift
+                whole = _still_named(self._seen, whole, change.boxes)
+            self._seen = whole
             self._index_length = self._last_length or self._index_length
             motion.settle(frame, small)
             self._since_whole = 0
@@ -377,7 +387,8 @@ class Recogniser:
         for box in merged([grown(b, reach, size) for b in change.boxes]):
             changed = [b for b in change.boxes if box_in(b, box)]
             x0, y0, x1, y1 = box
-            fresh = [moved(s, x0, y0) for s in self._detect(np.ascontiguousarray(frame[y0:y1, x0:x1]))]
+            crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
+            fresh = [moved(s, x0, y0) for s in self._detect(crop, region=True)]
             inner = (
                 x0 + (1 if x0 > 0 else -1),
                 y0 + (1 if y0 > 0 else -1),
@@ -399,10 +410,10 @@ class Recogniser:
             return 0.25 * min(size)
         return 1.4 * self._index_length / 0.18
 
-    def _detect(self, frame: Frame) -> list[Sighting]:
+    def _detect(self, frame: Frame, region: bool = False) -> list[Sighting]:
         """Every card visible in ``frame``, read whole."""
         accepting, counting = self.settings.reading, self.settings.pips
-        image, scale, readings = self._readings(frame)
+        image, scale, readings = self._readings(frame, region)
         lengths = [r.cand.length for r in readings if r.accepted(accepting)]
         self._last_length = float(np.median(lengths)) if lengths else None
         size = (frame.shape[1], frame.shape[0])
@@ -469,6 +480,7 @@ class Recogniser:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
                 if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
                     continue
+
                 sightings.append(
                     Sighting(
                         UNKNOWN, round(1.0 - r.confidence, 3), _scaled(idx.patch_polygon(r.cand), 1.0, size)
@@ -505,6 +517,20 @@ def _mark_cut(readings: list[Reading], blobs: idx.Ink, shape: tuple[int, ...], s
         return any(x0 <= px <= x1 and y0 <= py <= y1 for px, py in marks for x0, y0, x1, y1 in boxes)
 
     return [replace(r, cut=True) if cut(r) else r for r in readings]
+
+
+def _still_named(before: list[Sighting], now: list[Sighting], changed: Sequence[Box]) -> list[Sighting]:
+    """``now`` (a whole frame read again) with each card ``before`` named that ``now`` names nothing
+    at (or only an unread index), where nothing ``changed``, kept as it was."""
+    out = list(now)
+    for s in before:
+        if not isinstance(s.seen, Card) or touches(s, changed):
+            continue
+        there = [t for t in out if covered(t, [s])]
+        if any(t.seen != UNKNOWN for t in there):  # named there now, or turned face down
+            continue
+        out = [t for t in out if not any(t is u for u in there)] + [s]
+    return out
 
 
 def _whole(readings: list[Reading]) -> list[Reading]:

@@ -397,6 +397,14 @@ class Tracker:
         if card is not None:
             track.card, track.position, track.zone = card, rest, zone
             events.append(CardAppeared(card, zone, time, rest, track.reading(ruled), track.first))
+            for other in self._tracks:  # its other corner, come with it and never read: the same card
+                if (
+                    other.card is None
+                    and not other.votes
+                    and abs(other.first - track.first) <= self.appear_after
+                    and math.dist(other.where, rest) <= 1.6 * self.card_px
+                ):
+                    other.asked = True
         elif not track.asked and time - track.streak_start >= self.ask_after:
             track.asked, track.position, track.zone = True, rest, zone
             for other in self._tracks:  # its other corner, if read apart, is the same card: asked once

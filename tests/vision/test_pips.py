@@ -305,6 +305,16 @@ def test_a_card_read_at_both_corners_is_checked_by_its_middle_whatever_rank_is_r
     assert [label for _, label, _ in cards] == [named]
 
 
+def test_two_lone_corners_of_one_card_one_clearly_surer_are_one_card_named_by_it() -> None:
+    """A jack's two corners, one read as a jack all but certainly and the other, enlarged, as a seven
+    barely over the bar, lying as one card's, and its middle cannot be seen whole (it lies over the
+    card before it in a row): one card, the jack, never a seven beside it."""
+    (top, bottom), _, _ = _corners_read("Jh", 1.0)[0]
+    cards = [([top], "Jh", 1.0), ([replace(bottom, label="7h", confidence=0.71)], "7h", 0.71)]
+    out = _counted(cards, lambda a, b: None, lambda a, b: None)
+    assert [(label, conf) for _, label, conf in out] == [("Jh", 1.0)]
+
+
 @pytest.mark.parametrize(("picture", "named"), [(0.02, [UNKNOWN]), (None, ["3h", "5h"])])
 def test_a_whole_card_whose_corners_read_two_ranks_and_its_middle_neither_is_not_named(
     picture: float | None, named: list[str]

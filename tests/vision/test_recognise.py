@@ -199,9 +199,9 @@ def test_a_small_soft_card_on_a_dark_table_under_a_webcam_is_read(
 
 
 def test_a_soft_card_at_a_table_cameras_size_is_read_from_filmed_frames() -> None:
-    """Filmed frames are not read enlarged (that would cost twice a frame's time); a camera over the
-    table sees its cards at 110-190 pixels, where a soft lens on a dark table still leaves the index
-    clear of the card's edge."""
+    """A whole filmed frame is not read enlarged (that would cost twice a frame's time; only a region
+    where something changed is); a camera over the table sees its cards at 110-190 pixels, where a
+    soft lens on a dark table still leaves the index clear of the card's edge."""
     frame = compose(wood(640, 480, seed=5, light=False), [crop("7s")], [Placement(320, 240, 20, 120)])
     soft = np.asarray(cv2.GaussianBlur(frame, (0, 0), 1.0), np.uint8)
     assert [s.label for s in Recogniser(filmed=True).detect(soft)] == ["7s"]

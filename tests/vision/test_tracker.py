@@ -123,6 +123,27 @@ def test_a_card_lying_still_unread_is_reported_once_after_about_a_second() -> No
     assert event.reading.candidates == ()
 
 
+def test_a_cards_other_corner_never_read_is_not_asked_about_when_its_named_corner_is_covered() -> None:
+    """A card laid under a soft camera, one corner read and the other not (seen apart, the two corners
+    of a card 100 pixels wide lie some 120 apart): the unread corner came with the card. When the next
+    card laid covers the named corner, what is left is that card's corner, not a new card to ask about."""
+    named, other = (600.0, 560.0), (670.0, 650.0)
+    frames = [[seen("5d", named), seen(UNKNOWN, other, confidence=0.4)] for _ in range(20)]
+    frames += [[seen(UNKNOWN, other, confidence=0.4)] for _ in range(60)]
+    events = [e for _, e in run(frames)]
+    assert isinstance(events[0], CardAppeared) and events[0].card == Card.parse("5d")
+    assert not any(isinstance(e, CardUnread) for e in events)
+
+
+def test_an_unread_card_laid_after_a_named_one_beside_it_is_asked_about() -> None:
+    """The same places, the unread thing laid half a second after the named card: a card of its own."""
+    named, other = (600.0, 560.0), (670.0, 650.0)
+    frames = [[seen("5d", named)] for _ in range(15)]
+    frames += [[seen("5d", named), seen(UNKNOWN, other, confidence=0.4)] for _ in range(60)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardAppeared, CardUnread]
+
+
 def test_a_name_read_only_unsurely_is_asked_about_with_that_name_first() -> None:
     frames = [[seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(60)]
     events = [e for _, e in run(frames)]
