@@ -232,12 +232,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     recording = _deals(demo_recording(), args.deals)
-    recogniser = Recogniser(filmed=True)
     what = f"the demo game ({len(recording.events)} events, {FPS:.0f} pictures a second)"
     print(f"{what}, read through the camera feed", flush=True)
     figures: dict[str, str] = {}
     for name in names:
-        result = run(name, CONDITIONS[name], recording, recogniser, args.slow)
+        # A camera of its own for each condition: a recogniser keeps the table it last read.
+        result = run(name, CONDITIONS[name], recording, Recogniser(filmed=True), args.slow)
         figures[name] = (
             f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked, "
             f"{result['deals_right']}/{result['deals']} deals right; landing to board median "
