@@ -53,6 +53,7 @@ def counted(
     pictured: Callable[[Reading, Reading], float | None],
     unsure: Sequence[Reading] = (),
     settings: PipSettings = SHIPPED.pips,
+    cores: Callable[[Reading, Reading], int | None] = lambda a, b: None,
 ) -> list[Card]:
     """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
     card whose two opposite corners are read, whatever rank they read: its pips counted where the count
@@ -74,7 +75,11 @@ def counted(
     number card (a glyph read as a court's letter); one read as a number at both whose middle shows a
     picture is reported unread (a serif "K" read as a "10": which court it is, nothing read says). That
     picture must be larger than where a corner reads a court (``settings.overruling_picture``): the pips
-    of a small number card run together into marks as large as some pictures' pieces.
+    of a small number card run together into marks as large as some pictures' pieces. A card read as
+    one number at both corners whose middle shows such a picture stands as read if its pips, counted
+    at their dark cores (``cores``: see :meth:`companion.vision.pips.Middle.cores`), are that number,
+    of at least ``settings.cores_from``: a soft lens runs close pips into one mark as large as a
+    picture. That count only confirms; it never names a card anything its corners did not read.
     """
     out = list(cards)
     k = 0
@@ -120,6 +125,17 @@ def counted(
                     k = min(j, k)
                     out = [*rest[:k], (both, label, conf), *rest[k:]]
             k += 1
+            continue
+        confirmable = j == k and all(r.label == label for r in group)
+        if (
+            count is None
+            and court is None
+            and shows
+            and confirmable
+            and PIP_RANKS[rank] >= settings.cores_from
+            and cores(a, b) == PIP_RANKS[rank]
+        ):
+            k += 1  # its pips run together, and counted at their cores are what both corners read
             continue
         two_suits = len({card[1][-1] for card in pair}) > 1
         merged: dict[str, Card] = {}

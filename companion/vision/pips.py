@@ -149,6 +149,30 @@ class Middle:
 
         return Counted(count, shape)
 
+    def cores(self) -> int | None:
+        """The plain count of the card's pips at the first of the deeper darkness levels
+        (``PipGeometry.cores``) that gives one, or None.
+
+        Why apart from :meth:`counted`: it is asked only of a card with no plain count that its
+        corners read as one number at both, to confirm that number (see
+        :func:`companion.vision.arbitration.counted`). A soft lens runs close pips into one mark, as
+        large as a court's picture; their dark cores still stand apart. The count at the usual level
+        stays what names a card, since deeper down a pale print's pips may break up or vanish.
+        """
+        if self._window is None or self._seen is None:
+            return None
+        _, glyphs, reach = self._window
+        g = self._geometry
+        for depth in g.cores:
+            found = _marks(self._seen, glyphs, reach, g, depth=depth)
+            if found is None:
+                continue
+            marks, (centre, along) = found
+            count = _plain(marks, centre, along, g)
+            if count is not None:
+                return count
+        return None
+
     def picture(self) -> float | None:
         """The share of the card's middle its largest mark covers (see :func:`picture_share`), or
         None."""
@@ -383,18 +407,22 @@ def _card_white(card: Frame, g: PipGeometry, glyphs: Sequence[Point] = ()) -> _W
     return None
 
 
-def _ink(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> npt.NDArray[np.bool_]:
+def _ink(
+    hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry, depth: float | None = None
+) -> npt.NDArray[np.bool_]:
     """What is printed on card white ``paper`` bright: dark, or coloured (red pips), thin lines taken
-    away (a frame round the pips, as the demo deck prints, would otherwise join the pips it touches)."""
-    printed = _printed(hsv, paper, g).astype(np.uint8)
+    away (a frame round the pips, as the demo deck prints, would otherwise join the pips it touches).
+    ``depth``: only what is darker than this share of the white (``g.ink`` unless told), and red ink
+    as much more saturated: the cores of pips a soft lens ran together (see ``PipGeometry.cores``)."""
+    printed = _printed(hsv, paper, g, g.ink if depth is None else depth).astype(np.uint8)
     return np.asarray(cv2.morphologyEx(printed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) > 0
 
 
-def _printed(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> npt.NDArray[np.bool_]:
-    """Everything dark or coloured on card white ``paper`` bright, thin lines and all."""
+def _printed(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry, depth: float) -> npt.NDArray[np.bool_]:
+    """Everything darker than ``depth`` of card white ``paper`` bright, or coloured, thin lines and all."""
     value = hsv[..., 2].astype(np.float32)
-    coloured = (hsv[..., 1] > g.red_ink) & (value < 0.97 * paper + 8)
-    printed: npt.NDArray[np.bool_] = (value < 0.6 * paper) | coloured
+    coloured = (hsv[..., 1] > g.red_ink * g.ink / depth) & (value < 0.97 * paper + 8)
+    printed: npt.NDArray[np.bool_] = (value < depth * paper) | coloured
     return printed
 
 
@@ -404,6 +432,7 @@ def _marks(
     reach: float,
     g: PipGeometry,
     corners: tuple[float, float] | None = None,
+    depth: float | None = None,
 ) -> tuple[list[tuple[float, float, float]], tuple[Point, Vector]] | None:
     """The marks on the card whose white is ``seen`` in its window (see :func:`_card_white`) (area,
     x, y), its index glyphs left out, and the card's middle and long axis; None where the window shows
@@ -415,7 +444,7 @@ def _marks(
     an edge, far out along the card as some decks print the ends of a nine) would leave a count short
     by a pip and its opposite, which turned half round still looks like pips. With ``glyphs`` None (no
     index read), whatever lies in any of the four corners (``corners`` large, ``g.corner`` unless
-    told) is taken for an index.
+    told) is taken for an index. ``depth``: the marks at that darkness (see :func:`_ink`).
     """
     hsv, paper, (face, centre, across, along) = seen
     size = hsv.shape[0]
@@ -424,7 +453,7 @@ def _marks(
         read, glyphs = set(_EVERY_CORNER), []
     else:
         read = {_corner(glyph, centre, across, along, g.corner) for glyph in glyphs} - {None}
-    ink = _ink(hsv, paper, g).astype(np.uint8)
+    ink = _ink(hsv, paper, g, depth).astype(np.uint8)
     n, labels, stats, centres = _components(ink)
     # How much of each mark lies on the card. Why not where its centre lies: a dark table is all one
     # mark round the card, centred on it.
@@ -486,7 +515,7 @@ def _washed_out(seen: _White, g: PipGeometry) -> bool:
     saturation = hsv[..., 1]
     red = saturation[inner & (saturation > g.red_ink)]
     deepest = _percentile(red, 90) if red.size > g.pale_mark else 255.0
-    solid = (value < 0.6 * paper) | (saturation > max(g.red_ink, g.solid_red * deepest))
+    solid = (value < g.ink * paper) | (saturation > max(g.red_ink, g.solid_red * deepest))
     near_ink = cv2.dilate(solid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     smooth = cv2.GaussianBlur(value, (0, 0), 1.0)  # sensor noise would lift the brightest white near by
     around = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (g.around, g.around)))

@@ -133,10 +133,11 @@ class Recogniser:
         self.pips = pips
         self.enlarge = enlarge
         self.settings = settings
-        #: Filmed frames: the pip counts and pictures of the last frame, by the two corners' names and
-        #: places (see :meth:`_kept`).
+        #: Filmed frames: the pip counts (also at the pips' cores) and pictures of the last frame, by
+        #: the two corners' names and places (see :meth:`_kept`).
         self._counts: dict[_Still, Counted | None] = {}
         self._pictures: dict[_Still, float | None] = {}
+        self._cores: dict[_Still, int | None] = {}
         #: Filmed frames with ``motion``: the table as last read (see :meth:`_detect_changed`).
         self._motion = Motion(settings.motion) if filmed and motion else None
         self._seen: list[Sighting] = []
@@ -349,7 +350,7 @@ class Recogniser:
         if self._motion is not None:
             self._motion.forget()
         self._seen = []
-        self._counts, self._pictures = {}, {}
+        self._counts, self._pictures, self._cores = {}, {}, {}
 
     def _detect_changed(self, frame: Frame, motion: Motion) -> list[Sighting]:
         """The sightings of a filmed ``frame``, read only where it differs from the table as last read.
@@ -437,6 +438,7 @@ class Recogniser:
         if self.pips:
             counts: dict[_Still, Counted | None] = {}
             pictures: dict[_Still, float | None] = {}
+            cores: dict[_Still, int | None] = {}
             # One look at each card's middle serves its count and its picture (see Middle).
             middles: dict[tuple[int, int], Middle] = {}
 
@@ -467,8 +469,9 @@ class Recogniser:
                 ),
                 unsure,
                 counting,
+                lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores()),
             )
-            self._counts, self._pictures = counts, pictures
+            self._counts, self._pictures, self._cores = counts, pictures, cores
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             sightings.append(

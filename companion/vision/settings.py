@@ -206,6 +206,14 @@ class PipGeometry:
     deck 1.25): a card found by its outline is scaled as one found by its indices."""
     red_ink: int = 90
     """Ink more saturated than this (0-255) is coloured: a red suit's."""
+    ink: float = 0.6
+    """Print darker than this share of card white's brightness is ink."""
+    cores: tuple[float, ...] = (0.45, 0.35, 0.25)
+    """Deeper darkness levels (shares of card white's brightness, red ink's saturation raised alike)
+    at which a card whose pips ran together is counted again (see :meth:`pips.Middle.cores`). Why:
+    a soft lens spreads each pip's edge into the next where pips lie close (the demo deck's ten, 75
+    pixels wide under blur, was one mark at 0.6), but the paler halo between them parts at the pips'
+    dark cores (that ten counted ten at 0.35, and ten at two pixels' erosion)."""
     pip_to_length: float = 2.2
     """A pip is cut out for its outline as an index suit mark is, the rank-to-suit distance this many
     times the square root of its area (a suit mark is about 0.6 of that distance tall)."""
@@ -244,6 +252,13 @@ class PipSettings:
     mark covers at most 0.054 (the demo deck's nines, pips run together), a court's picture 0.078-0.36
     but for the demo deck's king of hearts (0.044: its picture breaks into small pieces, and is
     missed), an ace's pip 0.002-0.08."""
+    cores_from: int = 6
+    """A count at the pips' dark cores (``PipGeometry.cores``) confirms a number of at least this many
+    pips, never fewer. Why: only two columns of three or more pips lie close enough for a soft lens to
+    run them together (the demo deck at 96 pixels, blurred at sigma 1.6-2.5: every 2 to 5 counted
+    plainly, 6 to 10 not always), while a court's picture, double-headed, breaks at its cores into two
+    or four like marks (the demo deck's courts 2 and 4; the real deck's, 540 views at 110-200 pixels
+    and sigma 0-3: 2 or none)."""
     overruling_picture: float = 0.1
     """A card read as a number at both corners (or whose two corners read two numbers) and not counted
     is taken for a court whose rank glyph was misread when one mark covers more than this share of its

@@ -12,9 +12,11 @@ import pytest
 from companion.app.deck import load_deck
 from companion.vision.arbitration import counted as _counted
 from companion.vision.index import Candidate
-from companion.vision.pips import Pips, count_pips, pips_of, shows_picture
+from companion.vision.pips import Middle, Pips, count_pips, pips_of, shows_picture
 from companion.vision.reading import Reading as _Reading
+from companion.vision.reading import opposite
 from companion.vision.recognise import Recogniser
+from companion.vision.recognise import _corner as _corner_of
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.settings import SHIPPED
 from companion.vision.types import UNKNOWN
@@ -303,6 +305,79 @@ def test_a_card_read_at_both_corners_is_checked_by_its_middle_whatever_rank_is_r
     shown = None if count is None else Pips(count, read[-1] in "dh", float("nan"), float("nan"))
     cards = _counted(_corners_read(read, 0.999), lambda a, b: shown, lambda a, b: picture)
     assert [label for _, label, _ in cards] == [named]
+
+
+@pytest.mark.parametrize(
+    ("read", "cores", "named"),
+    [
+        ("10s", 10, "10s"),  # ten pips run together, ten at their cores: the ten stands
+        ("10s", 9, UNKNOWN),  # nine at the cores: not the ten its corners read, and not named a nine
+        ("10s", None, UNKNOWN),  # no count at any depth: a court whose glyph was misread, perhaps
+        ("4s", 4, UNKNOWN),  # four: as many as a court's picture breaks into at its cores
+    ],
+)
+def test_a_number_whose_middle_is_one_large_mark_stands_only_if_its_pips_count_at_their_cores(
+    read: str, cores: int | None, named: str
+) -> None:
+    """A number read at both corners whose middle shows one mark as large as a picture (a soft lens
+    runs close pips together): counted at the pips' dark cores, a count that is that number (of six
+    or more) confirms it; anything else leaves it unread, and the cores never name a card."""
+    cards = _counted(
+        _corners_read(read, 0.999), lambda a, b: None, lambda a, b: 0.2, cores=lambda a, b: cores
+    )
+    assert [label for _, label, _ in cards] == [named]
+
+
+def _blurred_middles(names: list[str], sigma: float) -> list[tuple[str, Middle]]:
+    """The middle of each demo-deck card of ``names``, 96 pixels wide (the filmed table's size) at four
+    turns, under a soft lens of ``sigma``, between the two corners the recogniser reads on it."""
+    deck = load_deck()
+    out = []
+    for name in names:
+        for angle in (0, 35, 160, 250):
+            frame = compose(
+                wood(360, 360, seed=angle), [np.asarray(deck.face(name))], [Placement(180, 180, angle, 96)]
+            )
+            frame = gaussian_blur(frame, sigma) if sigma else frame
+            reader = Recogniser()
+            image, scale, readings = reader._readings(frame)
+            pairs = [(a, b) for a in readings for b in readings if a is not b and opposite(a, b)]
+            if pairs:
+                a, b = pairs[0]
+                out.append((name, Middle(image, _corner_of(a, scale), _corner_of(b, scale))))
+    return out
+
+
+@pytest.mark.parametrize("sigma", [1.6, 2.5])
+def test_pips_a_soft_lens_ran_together_are_counted_at_their_cores(sigma: float) -> None:
+    """The demo deck's sixes to tens under a soft lens: where the pips ran together into no plain
+    count, their dark cores count the card's rank, never another."""
+    names = [f"{rank}{suit}" for rank in ("6", "7", "8", "9", "10") for suit in "cdhs"]
+    run_together = [(name, m.cores()) for name, m in _blurred_middles(names, sigma) if m.counted() is None]
+    assert len(run_together) >= 8
+    assert [(name, n) for name, n in run_together if n is not None and str(n) != name[:-1]] == []
+    assert sum(str(n) == name[:-1] for name, n in run_together) >= 0.75 * len(run_together)
+
+
+def test_a_courts_picture_never_counts_six_or_more_at_its_cores() -> None:
+    """Courts of both decks, sharp and soft: a picture, double-headed, breaks at its dark cores into
+    two or four like marks at most, never into as many as a number's pips that could run together."""
+    seen = [
+        m.cores()
+        for sigma in (0.0, 2.5)
+        for _, m in _blurred_middles([f"{rank}{suit}" for rank in "JQK" for suit in "cdhs"], sigma)
+    ]
+    for name in ("Jc", "Qd", "Kh", "Ks"):
+        card = crop(name)
+        h, w = card.shape[:2]
+        for width, sigma in ((110, 1.6), (170, 3.0), (200, 0.0)):
+            p = Placement(640, 360, 20 + width, width)
+            frame = compose(wood(1280, 720, seed=width), [card], [p])
+            frame = gaussian_blur(frame, sigma) if sigma else frame
+            first, second = (tuple(_placed([r, s], (w, h), p)) for r, s in _real_indices(name))
+            seen.append(Middle(frame, first, second).cores())
+    assert len(seen) >= 30
+    assert [n for n in seen if n is not None and n >= SHIPPED.pips.cores_from] == []
 
 
 def test_two_lone_corners_of_one_card_one_clearly_surer_are_one_card_named_by_it() -> None:
