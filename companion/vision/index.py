@@ -148,8 +148,10 @@ def _pairs(
     centroids: npt.NDArray[np.float64],
     keep: npt.NDArray[np.bool_],
     freed: npt.NDArray[np.bool_],
+    only_freed: bool = False,
 ) -> list[Candidate]:
-    """Candidates from the blobs marked ``keep``; ``freed`` marks blobs split from a line."""
+    """Candidates from the blobs marked ``keep``; ``freed`` marks blobs split from a line. With
+    ``only_freed``, only the candidates with a freed mark (the rest are read already)."""
     idx = np.flatnonzero(keep)
     if idx.size == 0:
         return []
@@ -191,6 +193,8 @@ def _pairs(
     dd = np.hypot(ddx, ddy)
     sr = ext[None, :] / re[:, None]
     ok = (dd > 0.55 * re[:, None]) & (dd < 1.6 * re[:, None]) & (sr > 0.35) & (sr < 1.5)
+    if only_freed:
+        ok &= rf[:, None] | fr[None, :]
     ri, si = np.nonzero(ok)
     return [
         Candidate(
@@ -286,9 +290,7 @@ def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
     )
     out = []
     middles = np.array([middle for middle, _ in axes], np.float64)
-    for c in _pairs(stats, centroids, keep, freed):
-        if not c.freed:
-            continue
+    for c in _pairs(stats, centroids, keep, freed, only_freed=True):
         # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
         # of scraps of court picture point every which way. The outline is the one whose middle lies
         # nearest the rank (the first of equals).
