@@ -1,9 +1,9 @@
 """The live table from pixels: the demo's film read through the camera feed, clean and degraded.
 
 For each condition (the film as drawn; blurred; a glare spot from a lamp; sensor noise; heavy JPEG; the
-camera tilted) the whole demo game (or its first ``--deals``) is read by the real card recognition
-through :class:`~companion.app.camera.CameraFeed` -- the code the Pi runs -- into the table, and every
-card the camera gave the game is checked against the film:
+camera tilted; the table bumped now and then) the whole demo game (or its first ``--deals``) is read by
+the real card recognition through :class:`~companion.app.camera.CameraFeed` -- the code the Pi runs --
+into the table, and every card the camera gave the game is checked against the film:
 
 * **right**: the card given is one the film has lying face up in that zone;
 * **wrong**: it is not (a misread that reached the game);
@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+import _checkout  # noqa: F401  (tools, from the checkout)
 import cv2
 import numpy as np
 
@@ -42,6 +43,7 @@ from companion.app.view import deal_rows
 from companion.events import CardLanded, CardLifted, Event
 from companion.vision.recognise import Recogniser
 from companion.vision.types import Frame, Sighting
+from tools.synthesis import motion_blur
 
 Degrade = Callable[[Frame, np.random.Generator], Frame]
 
@@ -80,6 +82,23 @@ def _tilt(frame: Frame, rng: np.random.Generator) -> Frame:
     )
 
 
+class _Bumps:
+    """The table bumped now and then (one picture in 45 on average starts a bump): three pictures
+    smeared 9 pixels, each bump at a turn of its own, as a camera on a stand shakes."""
+
+    def __init__(self) -> None:
+        self.left = 0
+        self.turn = 0.0
+
+    def __call__(self, frame: Frame, rng: np.random.Generator) -> Frame:
+        if self.left == 0 and rng.random() < 1 / 45:
+            self.left, self.turn = 3, float(rng.uniform(0, 180))
+        if self.left == 0:
+            return frame
+        self.left -= 1
+        return motion_blur(frame, 9.0, self.turn)
+
+
 CONDITIONS: dict[str, Degrade | None] = {
     "clean": None,
     "blur": _blur,
@@ -87,6 +106,7 @@ CONDITIONS: dict[str, Degrade | None] = {
     "noise": _noise,
     "jpeg": _jpeg,
     "tilt": _tilt,
+    "bump": _Bumps(),
 }
 
 

@@ -53,6 +53,9 @@ class Change:
 
     boxes: tuple[Box, ...]
     share: float
+    shaken: bool = False
+    """Whether the change is the settled picture smeared (see :meth:`Motion.change`): the camera shook
+    or lost its focus, and nothing on the table moved."""
 
 
 class Motion:
@@ -87,15 +90,58 @@ class Motion:
         if share == 0.0:
             return Change((), 0.0)
         changed = np.asarray(cv2.dilate(changed, np.ones((3, 3), np.uint8)), np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        smeared = self._smeared(small, diff, np.asarray(labels, np.int32), n)
         c = self.settings.cell
         # Cells cover the frame to within a cell at its right and bottom edges: those go with the last.
         boxes = []
-        for x, y, bw, bh, _ in stats[1:n].tolist():
+        for k, (x, y, bw, bh, _) in enumerate(stats[1:n].tolist(), start=1):
+            if k in smeared:
+                continue
             x1 = size[0] if x + bw >= small.shape[1] else (x + bw) * c
             y1 = size[1] if y + bh >= small.shape[0] else (y + bh) * c
             boxes.append((x * c, y * c, x1, y1))
-        return Change(tuple(boxes), share)
+        return Change(tuple(boxes), share, bool(smeared))
+
+    def _smeared(
+        self,
+        small: npt.NDArray[np.float32],
+        diff: npt.NDArray[np.float32],
+        labels: npt.NDArray[np.int32],
+        n: int,
+    ) -> set[int]:
+        """The regions of change (``labels`` 1 to ``n - 1``) that are the settled picture smeared.
+
+        Why: a table bumped, or a camera's focus hunting, blurs a frame or a few; every card's edge then
+        shows as changed, and the networks, never trained on a smear, read some of those cards as other
+        cards, surely (the demo film bumped every second and a half: ten wrong cards). Nothing there
+        moved, though, and a smear only spreads each cell a little into its neighbours: such a region
+        lies much nearer the settled picture partly blurred across three cells than the settled picture
+        itself. A card laid, or a hand, brings what was not there, near neither.
+        """
+        settings = self.settings
+        assert self._settled is not None
+        blurred = np.asarray(cv2.blur(self._settled, (3, 3)), np.float32)
+        offsets = []
+        for share in settings.smear_shares:
+            offset = small - ((1.0 - share) * self._settled + share * blurred)
+            offsets.append(np.abs(offset - float(np.median(offset))))
+        moved = np.abs(diff) > settings.threshold
+        sizes = np.bincount(labels[moved], minlength=n)
+        # Regions too small to judge alone (a smear shows as a few cells along each card's edges) are
+        # judged together.
+        groups = [[k] for k in range(1, n) if sizes[k] >= settings.smear_cells]
+        groups.append([k for k in range(1, n) if sizes[k] < settings.smear_cells])
+        out: set[int] = set()
+        for group in groups:
+            cells = moved & np.isin(labels, group)
+            if cells.sum() < settings.smear_cells:
+                continue
+            before = float(np.median(np.abs(diff[cells])))
+            after = min(float(np.median(o[cells])) for o in offsets)
+            if after < settings.smear_nearer * before:
+                out.update(group)
+        return out
 
     def settle(
         self, frame: Frame, small: npt.NDArray[np.float32], boxes: tuple[Box, ...] | None = None

@@ -142,6 +142,7 @@ class Recogniser:
         self._motion = Motion(settings.motion) if filmed and motion else None
         self._seen: list[Sighting] = []
         self._since_whole = 0
+        self._shaken = 0
         self._index_length: float | None = None
         self._last_length: float | None = None
 
@@ -370,9 +371,18 @@ class Recogniser:
         small = motion.small(frame)
         change = motion.change(frame, small)
         settings = motion.settings
-        if change is None or change.share > settings.whole or self._since_whole >= settings.reread:
+        shaken = change is not None and change.shaken
+        if shaken and self._shaken < settings.reread:
+            # The settled table smeared (a bump, focus hunting: see Motion.change): the camera shook
+            # the whole picture, not only where the smear shows, so the frame is passed over and what
+            # was read stands. A smear lasting past a re-read's interval is read whole, as it is (the
+            # camera has gone soft), and settled.
+            self._shaken += 1
+            return list(self._seen)
+        self._shaken = 0
+        if change is None or shaken or change.share > settings.whole or self._since_whole >= settings.reread:
             whole = self._detect(frame)
-            if change is not None and change.share <= settings.whole:  # a re-read for drift
+            if change is not None and not shaken and change.share <= settings.whole:  # a re-read for drift
                 whole = _still_named(self._seen, whole, change.boxes)
             self._seen = whole
             self._index_length = self._last_length or self._index_length

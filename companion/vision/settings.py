@@ -341,6 +341,15 @@ class MotionSettings:
     whole: float = 0.5
     reread: int = 30
     margin: float = 0.6
+    smear_nearer: float = 0.5
+    """A change whose cells lie nearer than this share (median distance) to the settled picture
+    blurred across three cells than to the settled picture is a smear of it: a frame shaken or out of
+    focus, not read (see :meth:`companion.vision.motion.Motion.change`)."""
+    smear_shares: tuple[float, ...] = (0.25, 0.5)
+    """How much of the settled picture blurred across three cells a smear is tried as: a shake of a
+    few pixels spreads a cell into its neighbours by a quarter or a half."""
+    smear_cells: int = 20
+    """Fewer changed cells than this are never taken for a smear: a card's corner nudged, a speck."""
 
 
 @dataclass(frozen=True, slots=True)

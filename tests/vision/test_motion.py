@@ -11,6 +11,7 @@ from companion.vision.motion import Motion, MotionSettings, merged
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.settings import RecognitionSettings
+from tools.synthesis import gaussian_blur, motion_blur
 
 from .tables import HELD_OUT, landed, score, table
 
@@ -107,3 +108,49 @@ def test_a_soft_card_read_where_it_landed_stays_named_when_the_whole_frame_is_re
     gated = Recogniser(filmed=True, settings=RecognitionSettings(motion=MotionSettings(reread=5)))
     gated.detect(soft_base)
     assert all(name in _labels(gated.detect(soft_laid)) for _ in range(12))
+
+
+@pytest.mark.parametrize("turn", [0.0, 45.0, 100.0, 160.0])
+def test_a_table_shaken_or_out_of_focus_is_a_smear_not_a_change(turn: float) -> None:
+    """A bump or a camera's focus hunting spreads the settled table into itself: every card's edge
+    differs, nothing on the table moved."""
+    t = table(11, cards=12)
+    motion = Motion()
+    motion.settle(t.frame, motion.small(t.frame))
+    for spoilt in (motion_blur(t.frame, 9.0, turn), gaussian_blur(t.frame, 2.5)):
+        change = motion.change(spoilt, motion.small(spoilt))
+        assert change is not None and change.share > 0 and change.shaken
+
+
+@pytest.mark.parametrize("seed", [12, 13, 14])
+def test_a_card_laid_or_a_hand_reaching_in_is_no_smear(seed: int) -> None:
+    t = table(seed, cards=10, hand=False)
+    motion = Motion()
+    motion.settle(t.frame, motion.small(t.frame))
+    after = landed(t, seed).frame
+    reached = after.copy()
+    cv2.ellipse(reached, (300, 360), (80, 55), 20, 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
+    cv2.line(reached, (300, 360), (340, 720), (110, 140, 195), 70, cv2.LINE_AA)
+    for frame in (after, reached):
+        change = motion.change(frame, motion.small(frame))
+        assert change is not None and change.boxes and not change.shaken
+
+
+def test_frames_shaken_by_a_bump_leave_what_was_read_and_the_table_is_read_after() -> None:
+    """Three frames smeared 9 pixels (the table bumped) change nothing read; a card laid once the
+    table is still again is read as before. A smear that does not pass (the camera gone soft) is read
+    as it is after a re-read's interval."""
+    t = table(15, cards=11)
+    after = landed(t, 15)
+    name, _ = after.faces[-1]
+    gated = Recogniser(filmed=True, settings=RecognitionSettings(motion=MotionSettings(reread=5)))
+    first = _labels(gated.detect(t.frame))
+    for turn in (100.0, 30.0, 160.0):
+        assert _labels(gated.detect(motion_blur(t.frame, 9.0, turn))) == first
+    assert _labels(gated.detect(t.frame)) == first
+    assert name in _labels(gated.detect(after.frame))
+    laid = _labels(gated.detect(after.frame))
+    soft = gaussian_blur(after.frame, 3.0)
+    whole_soft = _labels(Recogniser(filmed=True, motion=False).detect(soft))
+    assert whole_soft != laid
+    assert [_labels(gated.detect(soft)) for _ in range(7)] == [laid] * 5 + [whole_soft] * 2
