@@ -1,9 +1,10 @@
 """The live table from pixels: the demo's film read through the camera feed, clean and degraded.
 
 For each condition (the film as drawn; blurred; a glare spot from a lamp; sensor noise; heavy JPEG; the
-camera tilted; the table bumped now and then) the whole demo game (or its first ``--deals``) is read by
-the real card recognition through :class:`~companion.app.camera.CameraFeed` -- the code the Pi runs --
-into the table, and every card the camera gave the game is checked against the film:
+camera tilted; the table bumped now and then; a player leaning over it) the whole demo game (or its
+first ``--deals``) is read by the real card recognition through
+:class:`~companion.app.camera.CameraFeed` -- the code the Pi runs -- into the table, and every card the
+camera gave the game is checked against the film:
 
 * **right**: the card given is one the film has lying face up in that zone;
 * **wrong**: it is not (a misread that reached the game);
@@ -99,6 +100,29 @@ class _Bumps:
         return motion_blur(frame, 9.0, self.turn)
 
 
+class _Leaning:
+    """A player leaning over the table now and then (one picture in 240 on average starts it): for a
+    second and a half a soft shadow, 35-60 % dark, sweeps across the near side under the cards."""
+
+    def __init__(self) -> None:
+        self.left = 0
+        self.start = 0.0
+        self.dark = 0.0
+
+    def __call__(self, frame: Frame, rng: np.random.Generator) -> Frame:
+        if self.left == 0 and rng.random() < 1 / 240:
+            self.left = 45
+            self.start, self.dark = float(rng.uniform(0.2, 0.8)) * WIDTH, float(rng.uniform(0.35, 0.6))
+        if self.left == 0:
+            return frame
+        self.left -= 1
+        x = self.start + 6 * (22 - self.left)
+        body = np.zeros(frame.shape[:2], np.float32)
+        cv2.ellipse(body, (int(x), HEIGHT), (260, 330), 0, 0, 360, 1.0, -1)
+        shade = np.asarray(cv2.GaussianBlur(body, (0, 0), 12), np.float32)[..., None]
+        return np.asarray(frame * (1 - self.dark * shade), np.uint8)
+
+
 CONDITIONS: dict[str, Degrade | None] = {
     "clean": None,
     "blur": _blur,
@@ -107,6 +131,7 @@ CONDITIONS: dict[str, Degrade | None] = {
     "jpeg": _jpeg,
     "tilt": _tilt,
     "bump": _Bumps(),
+    "lean": _Leaning(),
 }
 
 
