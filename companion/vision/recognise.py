@@ -574,6 +574,8 @@ def _sharpened(
     share = float(np.median(shares))
     if not at.soft_over < share <= at.soft_under:
         return None, share
+    if not float(np.nanmedian(idx.spread_ratio(gray, cands))) <= at.soft_spread:  # a smear, or unmeasured
+        return None, share
     radius = float(np.median(shares * np.array([c.length for c in cands])))
     sigma = at.unsharp_sigma * radius
     soft = cv2.GaussianBlur(image, (0, 0), sigma)

@@ -126,6 +126,12 @@ class ScaleSettings:
     misread (a 3 as a 5). Sharpened, clubs' notches stayed deeper than spades' at 0.107, in part at
     0.123, not at 0.135 (tuning tables); sharpening every soft frame named 23 wrong at 3 pixels on the
     camera's path where reading it as it was named 16, and more of a photo's cards wrong at 3.5."""
+    soft_spread: float = 1.5
+    """A frame is sharpened only where its suit marks' edges spread alike every way
+    (:func:`companion.vision.index.spread_ratio` at most this): out of focus, not smeared. Why: a
+    smear blurs one way only, an unsharp mask sharpens every way, and a frame smeared 7-9 pixels read
+    sharpened named more cards wrong (tuning tables, camera's path: 8 to 11 at 7 pixels). Measured
+    there, evenly out of focus 1.1-1.4, smeared 5-9 pixels 1.54 and over."""
     soft_sample: int = 5
     """See ``soft_over``."""
     unsharp_sigma: float = 1.0

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.index import Candidate, smear, suit_blur
+from companion.vision.index import Candidate, smear, spread_ratio, suit_blur
 from companion.vision.recognise import Recogniser
 from companion.vision.settings import SHIPPED
 from companion.vision.types import Sighting
@@ -195,3 +195,17 @@ def test_a_sharp_table_is_not_read_again_sharpened() -> None:
             reader.detect(frame)
             assert not reader._sharp
             assert 0.0 < reader._softness < SHIPPED.scales.soft_over
+
+
+@pytest.mark.parametrize(("spoil", "smeared"), [("defocus", False), ("sharp", False), ("shaken", True)])
+def test_a_smear_spreads_a_suit_mark_one_way_and_defocus_every_way(spoil: str, smeared: bool) -> None:
+    """An index printed solid (a "7" over a round mark 12 pixels across) sharp, out of focus by a disc
+    of 2.5 pixels, or smeared 7 pixels: only the smear spreads the mark's edges half as wide again one
+    way as another, so only the defocus is for an unsharp mask (ScaleSettings.soft_spread)."""
+    image = np.full((200, 200, 3), 235, np.uint8)
+    cv2.putText(image, "7", (88, 100), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.circle(image, (100, 115), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    seen = {"sharp": image, "defocus": defocus(image, 2.5), "shaken": shaken(image, 7)}[spoil]
+    index = Candidate((100.0, 95.0), (100.0, 115.0), 14.0)
+    ratio = float(spread_ratio(cv2.cvtColor(seen, cv2.COLOR_BGR2GRAY), [index])[0])
+    assert (ratio > SHIPPED.scales.soft_spread) == smeared
