@@ -1,6 +1,6 @@
 """Finding index corners (the small rank-over-suit print in a card's corner) and turning each into features.
 
-Why one module of about 850 lines: finding candidates and cutting their features must stay exactly what
+Why one module of about 870 lines: finding candidates and cutting their features must stay exactly what
 the network build trained on (the shipped networks learnt from these very features), so it is kept whole
 and changed only together with a rebuild. The measures of an index's print (a suit mark's notches and
 blur, a smear) share its geometry and stay beside it.
@@ -45,6 +45,7 @@ __all__ = [
     "patches",
     "smear",
     "split_joined",
+    "spread_ratio",
     "stretch",
     "suit_blur",
     "suit_notches",
@@ -798,6 +799,33 @@ def _square(gray: npt.NDArray[np.uint8], at: Point, half: float) -> FloatArray:
     x0, y0 = max(int(at[0] - half), 0), max(int(at[1] - half), 0)
     x1, y1 = min(int(at[0] + half) + 1, w), min(int(at[1] + half) + 1, h)
     return np.asarray(gray[y0:y1, x0:x1], np.float32)
+
+
+def spread_ratio(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatArray:
+    """How much wider each candidate's suit mark is spread one way than another: its edges' widest
+    spread over their narrowest, along the directions :func:`smear` measures (1: alike every way, as
+    in focus or evenly out of it; NaN where it cannot be measured).
+
+    Why a ratio, not :func:`smear`'s strokes: a smear several strokes long fills a glyph's gaps, the
+    ink then measures as one thick stroke, and the smear in strokes falls back under one; the ratio of
+    the mark's own spreads does not depend on the glyph.
+    """
+    out = np.full(len(cands), np.nan, np.float32)
+    for k, c in enumerate(cands):
+        mark = _square(gray, c.suit, max(_SMEAR_SUIT_HALF * c.length, 3.0))
+        core = _square(gray, c.suit, max(_SUIT_CORE * c.length, 1.0))
+        if min(mark.shape) < 5 or core.size == 0:
+            continue
+        contrast = float(np.percentile(mark, 97)) - float(np.percentile(core, 10))
+        if contrast < 1.0:
+            continue
+        grads = np.stack(
+            [(mark[1:-1, 2:] - mark[1:-1, :-2]).ravel(), (mark[2:, 1:-1] - mark[:-2, 1:-1]).ravel()], 1
+        )
+        steepest = np.percentile(np.abs(grads @ _SPREAD_UNITS), 99, axis=0) / 2
+        spreads = contrast / np.maximum(steepest, 1e-6)
+        out[k] = float(spreads.max() / max(float(spreads.min()), 1e-6))
+    return out
 
 
 def smear(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatArray:

@@ -8,7 +8,9 @@ How a frame is read, and why:
 1. The frame is scaled so its longer side is at most ``max_side`` pixels (a 6000x4000 phone photo and a
    1280x720 webcam frame then show index glyphs of similar size; nothing is ever scaled up). It is
    read once more at half that scale, so that a card close under the camera is read as well (filmed
-   frames skip this when every index read is small: see ScaleSettings.coarse_unless_under).
+   frames skip this when every index read is small: see ScaleSettings.coarse_unless_under). Where the
+   indices first read measure out of focus, the working scale is read again sharpened to that blur
+   (see ScaleSettings.soft_over): soft glyphs run into their suit marks and are never paired.
 2. :mod:`companion.vision.index` finds every pair of ink marks that could be an index (rank over suit)
    and cuts each out upright. Working from index corners is what lets a card under another card, or
    under a hand, still be read. Two shipped networks then read the candidates: the finder, a cheap
@@ -75,7 +77,14 @@ from companion.vision.motion import (
 )
 from companion.vision.pips import Counted, Middle
 from companion.vision.reading import Reading, lie, opposite
-from companion.vision.settings import SHIPPED, PipSettings, ReadingSettings, RecognitionSettings, SuitSettings
+from companion.vision.settings import (
+    SHIPPED,
+    PipSettings,
+    ReadingSettings,
+    RecognitionSettings,
+    ScaleSettings,
+    SuitSettings,
+)
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
@@ -145,9 +154,15 @@ class Recogniser:
         self._shaken = 0
         self._index_length: float | None = None
         self._last_length: float | None = None
+        #: The blur of the frame being read, measured before any sharpening, and whether it was
+        #: sharpened (see _sharpened).
+        self._softness = 0.0
+        self._sharp = False
 
     # ------------------------------------------------------------------------------------ readings
-    def _read(self, image: Frame, scale: float, outlines: bool = True) -> list[Reading]:
+    def _read(
+        self, image: Frame, scale: float, outlines: bool = True, gray: Frame | None = None
+    ) -> list[Reading]:
         """Readings of the candidates in ``image`` (the frame scaled by ``scale``), in frame pixels.
 
         With ``outlines``, outlines with nothing read inside them (see :func:`index.outlines`) are then
@@ -156,7 +171,8 @@ class Recogniser:
         read there is nothing more to find. Not at the coarse scale: glyphs run into lines on small
         cards, which the coarse reading is not for.
         """
-        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+        if gray is None:
+            gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         blobs = idx.ink(gray)
         readings = self._name(image, gray, idx.candidates(blobs), scale)
         settings = self.settings
@@ -194,7 +210,12 @@ class Recogniser:
             # The camera's path keeps the network's suit: there the watch decides over frames and
             # the game, and splitting soft spades left the demo film under blur (sigma 1.6) with two
             # and a half times the questions and its deals out of step (decisions, 36).
-            ps[live] = _soft_spades(ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits)
+            # A frame read sharpened (see _sharpened) is judged by the blur it was taken at:
+            # sharpening steepens a mark's edge but does not give a club back its filled notches.
+            floor = self._softness if self._sharp else 0.0
+            ps[live] = _soft_spades(
+                ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor
+            )
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
         if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
             live_cands = [cands[n] for n in live.tolist()]
@@ -228,7 +249,14 @@ class Recogniser:
         at = self.settings.scales
         accepting = self.settings.reading
         image, scale = self._work_image(frame)
-        readings = self._read(image, scale)
+        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+        readings = self._read(image, scale, gray=gray)
+        # Out of focus, the working scale is read again sharpened and that reading kept (see
+        # ScaleSettings.soft_over); the other scales are read as they were.
+        sharper, self._softness = _sharpened(image, gray, scale, readings, at)
+        self._sharp = sharper is not None
+        if sharper is not None:
+            readings = self._read(sharper, scale)
         named = [r.cand.length * scale for r in readings if r.accepted(accepting)]
         small = self.filmed and bool(named) and max(named) <= at.coarse_unless_under
         if min(image.shape[:2]) * at.coarse >= at.coarse_from and not small:
@@ -532,6 +560,42 @@ def _mark_cut(readings: list[Reading], blobs: idx.Ink, shape: tuple[int, ...], s
     return [replace(r, cut=True) if cut(r) else r for r in readings]
 
 
+def _sharpened(
+    image: Frame, gray: Frame, scale: float, readings: Sequence[Reading], at: ScaleSettings
+) -> tuple[Frame | None, float]:
+    """``image`` (the frame scaled by ``scale``; ``gray`` its grey) sharpened by an unsharp mask sized
+    to its own blur, or None where it needs none; and that blur, as a share of an index's length (0
+    where nothing like an index was read).
+
+    The blur is the median of :func:`index.suit_blur` over the ``at.soft_sample`` surest indices read
+    in it (``readings``, frame pixels): a table lies at one distance from the lens, so its indices are
+    alike soft, and a handful measure it for about half a millisecond. Sharpened past
+    ``at.soft_over`` and up to ``at.soft_under``.
+    """
+    likely = sorted((r for r in readings if r.not_index < 0.5), key=lambda r: -r.confidence)
+    cands = [
+        idx.Candidate(
+            (r.cand.rank[0] * scale, r.cand.rank[1] * scale),
+            (r.cand.suit[0] * scale, r.cand.suit[1] * scale),
+            r.cand.size * scale,
+        )
+        for r in likely[: at.soft_sample]
+    ]
+    if not cands:
+        return None, 0.0
+    shares = idx.suit_blur(gray, cands)
+    share = float(np.median(shares))
+    if not at.soft_over < share <= at.soft_under:
+        return None, share
+    if not float(np.nanmedian(idx.spread_ratio(gray, cands))) <= at.soft_spread:  # a smear, or unmeasured
+        return None, share
+    radius = float(np.median(shares * np.array([c.length for c in cands])))
+    sigma = at.unsharp_sigma * radius
+    soft = cv2.GaussianBlur(image, (0, 0), sigma)
+    a = at.unsharp_amount
+    return np.asarray(cv2.addWeighted(image, 1.0 + a, soft, -a, 0.0), np.uint8), share
+
+
 def _still_named(before: list[Sighting], now: list[Sighting], changed: Sequence[Box]) -> list[Sighting]:
     """``now`` (a whole frame read again) with each card ``before`` named that ``now`` names nothing
     at (or only an unread index), where nothing ``changed``, kept as it was."""
@@ -680,15 +744,21 @@ def _check_suits(
 
 
 def _soft_spades(
-    ps: npt.NDArray[np.float32], gray: Frame, cands: list[idx.Candidate], settings: SuitSettings
+    ps: npt.NDArray[np.float32],
+    gray: Frame,
+    cands: list[idx.Candidate],
+    settings: SuitSettings,
+    softness: float = 0.0,
 ) -> npt.NDArray[np.float32]:
     """Suit probabilities ``ps`` of ``cands`` with each spade whose suit mark is too blurred to tell
     from a club (see SuitSettings.spade_blur) made a coin toss between the two: its card is reported
-    unread, not named wrong."""
+    unread, not named wrong. A mark is taken to be at least ``softness`` blurred (the frame's blur
+    before it was sharpened)."""
     spade = np.flatnonzero(np.argmax(ps, axis=1) == 3)
     if spade.size == 0:
         return ps
-    soft = spade[idx.suit_blur(gray, [cands[k] for k in spade.tolist()]) > settings.spade_blur]
+    blur = np.maximum(idx.suit_blur(gray, [cands[k] for k in spade.tolist()]), softness)
+    soft = spade[blur > settings.spade_blur]
     out = ps.copy()
     out[soft, 0] = out[soft, 3] = (ps[soft, 0] + ps[soft, 3]) / 2
     return out

@@ -109,6 +109,39 @@ class ScaleSettings:
     there a card arrives and is decided, and a region is a small part of a frame, so the cost is paid
     only while something moves (about 10 ms more a card laid here); a card so read is kept when the
     whole frame is read again unenlarged (see ``Recogniser._detect_changed``)."""
+    soft_over: float = 0.095
+    """A frame whose surest indices are blurred by more than this share of their rank-to-suit
+    distance (the median of :func:`companion.vision.index.suit_blur` over ``soft_sample`` of them) is
+    read again at the working scale sharpened by an unsharp mask sized to that blur, and that reading
+    replaces the first (the coarse and enlarged readings are of the frame as it was). Why: out of
+    focus, a rank glyph runs into its suit mark or washes under the ink threshold, and no pair of
+    marks is left to read; sharpened, the marks stand apart. On the tuning tables (seeds 0-29, cards
+    110 pixels wide) at a defocus of 2.5 pixels, 41 of the 59 cards the camera's path lost were lost
+    so. A sharp table measures 0.04, a defocus of 1.5 pixels 0.087 (nothing lost there; sharpening it
+    cost cards and named two wrong), 2 pixels 0.107, 2.5 pixels 0.123, 3 pixels 0.135."""
+    soft_under: float = 0.12
+    """A frame blurred past this is not sharpened. Why: there sharpening finds more suit marks whose
+    filled notches it cannot bring back, and the network reads a club so as a spade (the camera's path
+    keeps the network's suit: see SuitSettings.spade_blur), while rank glyphs sharpened that far are
+    misread (a 3 as a 5). Sharpened, clubs' notches stayed deeper than spades' at 0.107, in part at
+    0.123, not at 0.135 (tuning tables); sharpening every soft frame named 23 wrong at 3 pixels on the
+    camera's path where reading it as it was named 16, and more of a photo's cards wrong at 3.5."""
+    soft_spread: float = 1.5
+    """A frame is sharpened only where its suit marks' edges spread alike every way
+    (:func:`companion.vision.index.spread_ratio` at most this): out of focus, not smeared. Why: a
+    smear blurs one way only, an unsharp mask sharpens every way, and a frame smeared 7-9 pixels read
+    sharpened named more cards wrong (tuning tables, camera's path: 8 to 11 at 7 pixels). Measured
+    there, evenly out of focus 1.1-1.4, smeared 5-9 pixels 1.54 and over."""
+    soft_sample: int = 5
+    """See ``soft_over``."""
+    unsharp_sigma: float = 1.0
+    """The sharpening: the image and ``unsharp_amount`` times its difference from its Gaussian blur,
+    of a sigma this many times the frame's blur in pixels. On the tuning tables a fixed sigma of 1.5
+    and 2 pixels (amounts 1 and 1.5) read 271 and 311 of 315 cards of a photo at 2.5 pixels' defocus
+    (214 unsharpened) but named wrong at 3 pixels; sized to the blur, the sharpened marks measure
+    about 0.02 less blurred (0.123 to 0.104 at 2.5 pixels)."""
+    unsharp_amount: float = 1.5
+    """See ``unsharp_sigma``."""
 
 
 @dataclass(frozen=True, slots=True)
