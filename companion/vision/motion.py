@@ -25,8 +25,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.cards import Card
 from companion.vision.settings import MotionSettings
-from companion.vision.types import Frame, Sighting
+from companion.vision.types import UNKNOWN, Frame, Sighting
 
 __all__ = [
     "Box",
@@ -38,6 +39,7 @@ __all__ = [
     "grown",
     "merged",
     "moved",
+    "still_named",
     "touches",
     "within",
 ]
@@ -219,3 +221,17 @@ def touches(s: Sighting, boxes: Sequence[Box]) -> bool:
     """Whether the box round ``s`` overlaps any of ``boxes``."""
     xs, ys = [x for x, _ in s.corners], [y for _, y in s.corners]
     return any(min(xs) < b[2] and b[0] < max(xs) and min(ys) < b[3] and b[1] < max(ys) for b in boxes)
+
+
+def still_named(before: list[Sighting], now: list[Sighting], changed: Sequence[Box]) -> list[Sighting]:
+    """``now`` (a whole frame read again) with each card ``before`` named that ``now`` names nothing
+    at (or only an unread index), where nothing ``changed``, kept as it was."""
+    out = list(now)
+    for s in before:
+        if not isinstance(s.seen, Card) or touches(s, changed):
+            continue
+        there = [t for t in out if covered(t, [s])]
+        if any(t.seen != UNKNOWN for t in there):  # named there now, or turned face down
+            continue
+        out = [t for t in out if not any(t is u for u in there)] + [s]
+    return out

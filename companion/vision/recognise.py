@@ -41,7 +41,7 @@ How a frame is read, and why:
 
 The module is under 700 lines: the reading of a frame, the merging of its corners into cards
 and the keeping of a filmed table share the recogniser's state, and the parts that need none of it
-live apart (reading, arbitration, backs, geometry, motion).
+live apart (reading, arbitration, backs, geometry, motion, soft).
 """
 
 from __future__ import annotations
@@ -56,7 +56,6 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.cards import Card
 from companion.vision import cnn, pips
 from companion.vision import index as idx
 from companion.vision.arbitration import agree, by_pips, counted
@@ -65,13 +64,13 @@ from companion.vision.cnn import Namer
 from companion.vision.geometry import joined_by_white
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
-    Box,
     Motion,
     box_in,
     covered,
     grown,
     merged,
     moved,
+    still_named,
     touches,
     within,
 )
@@ -82,9 +81,8 @@ from companion.vision.settings import (
     PipSettings,
     ReadingSettings,
     RecognitionSettings,
-    ScaleSettings,
-    SuitSettings,
 )
+from companion.vision.soft import sharpened, smeared, soft_spades, suits_by_shape
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
@@ -155,7 +153,7 @@ class Recogniser:
         self._index_length: float | None = None
         self._last_length: float | None = None
         #: The blur of the frame being read, measured before any sharpening, and whether it was
-        #: sharpened (see _sharpened).
+        #: sharpened (see :func:`soft.sharpened`).
         self._softness = 0.0
         self._sharp = False
 
@@ -199,7 +197,7 @@ class Recogniser:
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
         notch = idx.suit_notches(gray, [cands[n] for n in live.tolist()])
         joined = np.array([cands[n].joined for n in live.tolist()], bool)
-        ps[live] = _check_suits(ps[live], notch, joined, self.settings.suits)
+        ps[live] = suits_by_shape(ps[live], notch, joined, self.settings.suits)
         # A suit mark run into its rank glyph whose outline cannot be had has nothing to tell a club
         # from a spade, and the network alone confuses them there (a jumbo "J" of clubs read as spades):
         # not read at all.
@@ -210,16 +208,16 @@ class Recogniser:
             # The camera's path keeps the network's suit: there the watch decides over frames and
             # the game, and splitting soft spades left the demo film under blur (sigma 1.6) with two
             # and a half times the questions and its deals out of step (decisions, 36).
-            # A frame read sharpened (see _sharpened) is judged by the blur it was taken at:
+            # A frame read sharpened (see :func:`soft.sharpened`) is judged by the blur it was taken at:
             # sharpening steepens a mark's edge but does not give a club back its filled notches.
             floor = self._softness if self._sharp else 0.0
-            ps[live] = _soft_spades(
+            ps[live] = soft_spades(
                 ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor
             )
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
         if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
             live_cands = [cands[n] for n in live.tolist()]
-            confidence[live] = _smeared(confidence[live], gray, live_cands, self.settings)
+            confidence[live] = smeared(confidence[live], gray, live_cands, self.settings)
         out: list[Reading] = []
         for n, c in enumerate(cands):
             if rejected[n]:
@@ -253,7 +251,7 @@ class Recogniser:
         readings = self._read(image, scale, gray=gray)
         # Out of focus, the working scale is read again sharpened and that reading kept (see
         # ScaleSettings.soft_over); the other scales are read as they were.
-        sharper, self._softness = _sharpened(image, gray, scale, readings, at)
+        sharper, self._softness = sharpened(image, gray, scale, readings, at)
         self._sharp = sharper is not None
         if sharper is not None:
             readings = self._read(sharper, scale)
@@ -411,7 +409,7 @@ class Recogniser:
         if change is None or shaken or change.share > settings.whole or self._since_whole >= settings.reread:
             whole = self._detect(frame)
             if change is not None and not shaken and change.share <= settings.whole:  # a re-read for drift
-                whole = _still_named(self._seen, whole, change.boxes)
+                whole = still_named(self._seen, whole, change.boxes)
             self._seen = whole
             self._index_length = self._last_length or self._index_length
             motion.settle(frame, small)
@@ -560,56 +558,6 @@ def _mark_cut(readings: list[Reading], blobs: idx.Ink, shape: tuple[int, ...], s
     return [replace(r, cut=True) if cut(r) else r for r in readings]
 
 
-def _sharpened(
-    image: Frame, gray: Frame, scale: float, readings: Sequence[Reading], at: ScaleSettings
-) -> tuple[Frame | None, float]:
-    """``image`` (the frame scaled by ``scale``; ``gray`` its grey) sharpened by an unsharp mask sized
-    to its own blur, or None where it needs none; and that blur, as a share of an index's length (0
-    where nothing like an index was read).
-
-    The blur is the median of :func:`index.suit_blur` over the ``at.soft_sample`` surest indices read
-    in it (``readings``, frame pixels): a table lies at one distance from the lens, so its indices are
-    alike soft, and a handful measure it for about half a millisecond. Sharpened past
-    ``at.soft_over`` and up to ``at.soft_under``.
-    """
-    likely = sorted((r for r in readings if r.not_index < 0.5), key=lambda r: -r.confidence)
-    cands = [
-        idx.Candidate(
-            (r.cand.rank[0] * scale, r.cand.rank[1] * scale),
-            (r.cand.suit[0] * scale, r.cand.suit[1] * scale),
-            r.cand.size * scale,
-        )
-        for r in likely[: at.soft_sample]
-    ]
-    if not cands:
-        return None, 0.0
-    shares = idx.suit_blur(gray, cands)
-    share = float(np.median(shares))
-    if not at.soft_over < share <= at.soft_under:
-        return None, share
-    if not float(np.nanmedian(idx.spread_ratio(gray, cands))) <= at.soft_spread:  # a smear, or unmeasured
-        return None, share
-    radius = float(np.median(shares * np.array([c.length for c in cands])))
-    sigma = at.unsharp_sigma * radius
-    soft = cv2.GaussianBlur(image, (0, 0), sigma)
-    a = at.unsharp_amount
-    return np.asarray(cv2.addWeighted(image, 1.0 + a, soft, -a, 0.0), np.uint8), share
-
-
-def _still_named(before: list[Sighting], now: list[Sighting], changed: Sequence[Box]) -> list[Sighting]:
-    """``now`` (a whole frame read again) with each card ``before`` named that ``now`` names nothing
-    at (or only an unread index), where nothing ``changed``, kept as it was."""
-    out = list(now)
-    for s in before:
-        if not isinstance(s.seen, Card) or touches(s, changed):
-            continue
-        there = [t for t in out if covered(t, [s])]
-        if any(t.seen != UNKNOWN for t in there):  # named there now, or turned face down
-            continue
-        out = [t for t in out if not any(t is u for u in there)] + [s]
-    return out
-
-
 def _whole(readings: list[Reading]) -> list[Reading]:
     """``readings`` less those of an index cut by the edge of the picture that no other index of their
     card confirms.
@@ -712,77 +660,6 @@ def _not_index(pr: npt.NDArray[np.float32], accepting: ReadingSettings) -> npt.N
         pr[:, NOT_INDEX] > 0.5
     )
     return sure
-
-
-def _check_suits(
-    ps: npt.NDArray[np.float32],
-    notch: npt.NDArray[np.float32],
-    joined: npt.NDArray[np.bool_],
-    settings: SuitSettings,
-) -> npt.NDArray[np.float32]:
-    """Suit probabilities with the suit mark's shape weighed in (its notch depth; NaN: no evidence).
-
-    The network's split between the two suits of one colour is shifted in log-odds by the shape's
-    evidence (clipped), leaving the share given to each colour as it was. ``joined`` marks candidates
-    whose suit mark was cut from its rank glyph, measured against their own split (see
-    :class:`SuitSettings`).
-    """
-    out = ps.astype(np.float64)
-    ok = ~np.isnan(notch)
-    split = np.where(joined, settings.joined_notch_split, settings.notch_split)
-    scale = np.where(joined, settings.joined_notch_scale, settings.notch_scale)
-    z = np.where(ok, (np.nan_to_num(notch) - split) / scale, 0.0)
-    # club/spade, heart/diamond
-    for notched, plain, sway in ((0, 3, settings.black_sway), (2, 1, settings.red_sway)):
-        pair = out[:, notched] + out[:, plain]
-        logit = np.log(out[:, notched] + 1e-9) - np.log(out[:, plain] + 1e-9) + np.clip(z, -sway, sway)
-        share = 1.0 / (1.0 + np.exp(-logit))
-        out[:, notched] = pair * share
-        out[:, plain] = pair * (1.0 - share)
-    result: npt.NDArray[np.float32] = out.astype(np.float32)
-    return result
-
-
-def _soft_spades(
-    ps: npt.NDArray[np.float32],
-    gray: Frame,
-    cands: list[idx.Candidate],
-    settings: SuitSettings,
-    softness: float = 0.0,
-) -> npt.NDArray[np.float32]:
-    """Suit probabilities ``ps`` of ``cands`` with each spade whose suit mark is too blurred to tell
-    from a club (see SuitSettings.spade_blur) made a coin toss between the two: its card is reported
-    unread, not named wrong. A mark is taken to be at least ``softness`` blurred (the frame's blur
-    before it was sharpened)."""
-    spade = np.flatnonzero(np.argmax(ps, axis=1) == 3)
-    if spade.size == 0:
-        return ps
-    blur = np.maximum(idx.suit_blur(gray, [cands[k] for k in spade.tolist()]), softness)
-    soft = spade[blur > settings.spade_blur]
-    out = ps.copy()
-    out[soft, 0] = out[soft, 3] = (ps[soft, 0] + ps[soft, 3]) / 2
-    return out
-
-
-def _smeared(
-    confidence: npt.NDArray[np.float32],
-    gray: Frame,
-    cands: list[idx.Candidate],
-    settings: RecognitionSettings,
-) -> npt.NDArray[np.float32]:
-    """``confidence`` of ``cands`` with each index smeared past ReadingSettings.smear_strokes and read
-    below ``smeared_accept`` brought under its bar (scaled by the bar over ``smeared_accept``): its
-    corner is reported unread, and its card named from the other corner if that one is sharp. Only
-    readings that would name a card are measured (a sharp table has few under ``smeared_accept``)."""
-    at = settings.reading
-    bars = np.array([at.needed(c.freed) for c in cands], np.float32)
-    doubtful = np.flatnonzero((confidence >= bars) & (confidence < at.smeared_accept))
-    if doubtful.size == 0:
-        return confidence
-    smeared = doubtful[idx.smear(gray, [cands[k] for k in doubtful.tolist()]) > at.smear_strokes]
-    out = confidence.copy()
-    out[smeared] *= bars[smeared] / at.smeared_accept
-    return out
 
 
 def _outline(group: list[Reading], pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
