@@ -150,27 +150,30 @@ class Middle:
         return Counted(count, shape)
 
     def cores(self) -> int | None:
-        """The plain count of the card's pips at the first of the deeper darkness levels
-        (``PipGeometry.cores``) that gives one, or None.
+        """The plain count of the card's pips at their dark cores: the same plain count at two deeper
+        darkness levels in a row (``PipGeometry.cores``), the first such; or None.
 
         Why apart from :meth:`counted`: it is asked only of a card with no plain count that its
         corners read as one number at both, to confirm that number (see
         :func:`companion.vision.arbitration.counted`). A soft lens runs close pips into one mark, as
-        large as a court's picture; their dark cores still stand apart. The count at the usual level
-        stays what names a card, since deeper down a pale print's pips may break up or vanish.
+        large as a court's picture; their dark cores still stand apart. Why two levels: a pip is a
+        solid shape whose core stands at either, while a picture's fine dark outlines break into
+        another set of marks at each (the demo deck's jack of clubs made ten like, symmetric marks at
+        a quarter of card white under one OpenCV's resampling, and none at the level above). The
+        count at the usual level stays what names a card, since deeper down a pale print's pips may
+        break up or vanish.
         """
         if self._window is None or self._seen is None:
             return None
         _, glyphs, reach = self._window
         g = self._geometry
+        before: int | None = None
         for depth in g.cores:
             found = _marks(self._seen, glyphs, reach, g, depth=depth)
-            if found is None:
-                continue
-            marks, (centre, along) = found
-            count = _plain(marks, centre, along, g)
-            if count is not None:
+            count = None if found is None else _plain(found[0], *found[1], g)
+            if count is not None and count == before:
                 return count
+            before = count
         return None
 
     def picture(self) -> float | None:

@@ -243,10 +243,11 @@ class PipGeometry:
     """Print darker than this share of card white's brightness is ink."""
     cores: tuple[float, ...] = (0.45, 0.35, 0.25)
     """Deeper darkness levels (shares of card white's brightness, red ink's saturation raised alike)
-    at which a card whose pips ran together is counted again (see :meth:`pips.Middle.cores`). Why:
-    a soft lens spreads each pip's edge into the next where pips lie close (the demo deck's ten, 75
-    pixels wide under blur, was one mark at 0.6), but the paler halo between them parts at the pips'
-    dark cores (that ten counted ten at 0.35, and ten at two pixels' erosion)."""
+    at which a card whose pips ran together is counted again, a count standing where two levels in a
+    row agree (see :meth:`pips.Middle.cores`). Why: a soft lens spreads each pip's edge into the next
+    where pips lie close (the demo deck's ten, 75 pixels wide under blur, was one mark at 0.6), but
+    the paler halo between them parts at the pips' dark cores (that ten counted ten at 0.35, and ten
+    at two pixels' erosion)."""
     pip_to_length: float = 2.2
     """A pip is cut out for its outline as an index suit mark is, the rank-to-suit distance this many
     times the square root of its area (a suit mark is about 0.6 of that distance tall)."""
@@ -291,7 +292,7 @@ class PipSettings:
     run them together (the demo deck at 96 pixels, blurred at sigma 1.6-2.5: every 2 to 5 counted
     plainly, 6 to 10 not always), while a court's picture, double-headed, breaks at its cores into two
     or four like marks (the demo deck's courts 2 and 4; the real deck's, 540 views at 110-200 pixels
-    and sigma 0-3: 2 or none)."""
+    and sigma 0-3: 2 or none), each at one level only (see ``PipGeometry.cores``)."""
     overruling_picture: float = 0.1
     """A card read as a number at both corners (or whose two corners read two numbers) and not counted
     is taken for a court whose rank glyph was misread when one mark covers more than this share of its
