@@ -812,20 +812,31 @@ def spread_ratio(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> Flo
     """
     out = np.full(len(cands), np.nan, np.float32)
     for k, c in enumerate(cands):
-        mark = _square(gray, c.suit, max(_SMEAR_SUIT_HALF * c.length, 3.0))
-        core = _square(gray, c.suit, max(_SUIT_CORE * c.length, 1.0))
-        if min(mark.shape) < 5 or core.size == 0:
-            continue
-        contrast = float(np.percentile(mark, 97)) - float(np.percentile(core, 10))
-        if contrast < 1.0:
-            continue
-        grads = np.stack(
-            [(mark[1:-1, 2:] - mark[1:-1, :-2]).ravel(), (mark[2:, 1:-1] - mark[:-2, 1:-1]).ravel()], 1
-        )
-        steepest = np.percentile(np.abs(grads @ _SPREAD_UNITS), 99, axis=0) / 2
-        spreads = contrast / np.maximum(steepest, 1e-6)
-        out[k] = float(spreads.max() / max(float(spreads.min()), 1e-6))
+        measured = _suit_spreads(gray, c)
+        if measured is not None:
+            spreads, _ = measured
+            out[k] = float(spreads.max() / max(float(spreads.min()), 1e-6))
     return out
+
+
+def _suit_spreads(gray: npt.NDArray[np.uint8], c: Candidate) -> tuple[npt.NDArray[np.float64], float] | None:
+    """How far ``c``'s suit mark's edges are spread along each of the directions ``_SPREAD_UNITS`` (see
+    :func:`smear`), and the ink's own grey level at its core; None where the mark is too small or
+    shows no contrast."""
+    mark = _square(gray, c.suit, max(_SMEAR_SUIT_HALF * c.length, 3.0))
+    core = _square(gray, c.suit, max(_SUIT_CORE * c.length, 1.0))
+    if min(mark.shape) < 5 or core.size == 0:
+        return None
+    ink_level = float(np.percentile(core, 10))
+    contrast = float(np.percentile(mark, 97)) - ink_level
+    if contrast < 1.0:
+        return None
+    grads = np.stack(
+        [(mark[1:-1, 2:] - mark[1:-1, :-2]).ravel(), (mark[2:, 1:-1] - mark[:-2, 1:-1]).ravel()], 1
+    )
+    steepest = np.percentile(np.abs(grads @ _SPREAD_UNITS), 99, axis=0) / 2
+    spreads: npt.NDArray[np.float64] = contrast / np.maximum(steepest, 1e-6)
+    return spreads, ink_level
 
 
 def smear(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatArray:
@@ -852,20 +863,11 @@ def smear(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatArray
     """
     out = np.zeros(len(cands), np.float32)
     for k, c in enumerate(cands):
-        mark = _square(gray, c.suit, max(_SMEAR_SUIT_HALF * c.length, 3.0))
-        core = _square(gray, c.suit, max(_SUIT_CORE * c.length, 1.0))
         glyph = _square(gray, c.rank, max(_RANK_HALF * c.length, 3.0))
-        if min(mark.shape) < 5 or min(glyph.shape) < 5:
+        measured = _suit_spreads(gray, c) if min(glyph.shape) >= 5 else None
+        if measured is None:
             continue
-        ink_level = float(np.percentile(core, 10))
-        contrast = float(np.percentile(mark, 97)) - ink_level
-        if contrast < 1.0:
-            continue
-        grads = np.stack(
-            [(mark[1:-1, 2:] - mark[1:-1, :-2]).ravel(), (mark[2:, 1:-1] - mark[:-2, 1:-1]).ravel()], 1
-        )
-        steepest = np.percentile(np.abs(grads @ _SPREAD_UNITS), 99, axis=0) / 2
-        spreads = contrast / np.maximum(steepest, 1e-6)
+        spreads, ink_level = measured
         inked = glyph < (ink_level + float(np.percentile(glyph, 97))) / 2
         outline = np.count_nonzero(inked[:, 1:] != inked[:, :-1]) + np.count_nonzero(inked[1:] != inked[:-1])
         stroke = 2 * float(inked.sum()) / max(outline * np.pi / 4, 1.0)
