@@ -4,7 +4,7 @@ frame, a photo of another game put under the camera."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -144,6 +144,22 @@ def test_a_card_nothing_can_be_read_on_is_asked_about_in_its_turn_and_the_deal_s
     assert tuple(game.scores) == score
 
 
+def _two_demo_deals(
+    film: Callable[[Recording], TableFilm],
+) -> tuple[list[str], list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The demo game's first two deals filmed by ``film`` and read through the camera feed: the
+    questions answered, each deal's scores as the table kept them, and as the referee scored them."""
+    whole = demo_recording()
+    starters = [i for i, e in enumerate(whole.events) if isinstance(e, CardLanded) and e.zone == "starter"]
+    deals = replace(whole, events=whole.events[: starters[2]])
+    answers: list[str] = []
+    played, loop, _ = run(film(deals), answers, [])
+    assert not loop.errors
+    game = played.game  # type: ignore[attr-defined]
+    rows = [tuple(r["scores"]) for r in deal_rows(game)][:2]
+    return answers, rows, [tuple(r) for r in whole.deal_scores[:2]]
+
+
 class _Soft(TableFilm):
     """The film through a soft lens: every frame blurred (sigma 1.6 pixels, cards 96 wide)."""
 
@@ -159,17 +175,9 @@ def test_deals_filmed_through_a_soft_lens_are_read_right_with_at_most_one_questi
     is laid, the region read enlarged as well names it. The demo game's first two deals so blurred had
     5 questions before that reading, none after (the whole game: 27 before, 1 after), and each deal
     scored as the referee scored it."""
-    whole = demo_recording()
-    starters = [i for i, e in enumerate(whole.events) if isinstance(e, CardLanded) and e.zone == "starter"]
-    deals = replace(whole, events=whole.events[: starters[2]])
-    answers: list[str] = []
-    said: list[str] = []
-    played, loop, _ = run(_Soft(deals), answers, said)
-    assert not loop.errors
+    answers, rows, referee = _two_demo_deals(_Soft)
     assert len(answers) <= 1, answers
-    game = played.game  # type: ignore[attr-defined]
-    rows = [tuple(r["scores"]) for r in deal_rows(game)][:2]
-    assert rows == list(whole.deal_scores[:2])
+    assert rows == referee
 
 
 def test_one_misread_frame_among_good_ones_makes_no_wrong_score_and_no_question() -> None:
@@ -234,14 +242,6 @@ def test_deals_filmed_on_a_table_bumped_now_and_then_are_read_right_and_nothing_
     """A bump smears the picture for a frame or three, and read then, the networks name some cards as
     other cards, surely (the whole demo game bumped had ten wrong cards and no deal right). Nothing on
     the table moved: those frames are passed over, and each deal scores as the referee scored it."""
-    whole = demo_recording()
-    starters = [i for i, e in enumerate(whole.events) if isinstance(e, CardLanded) and e.zone == "starter"]
-    deals = replace(whole, events=whole.events[: starters[2]])
-    answers: list[str] = []
-    said: list[str] = []
-    played, loop, _ = run(_Bumped(deals), answers, said)
-    assert not loop.errors
+    answers, rows, referee = _two_demo_deals(_Bumped)
     assert answers == []
-    game = played.game  # type: ignore[attr-defined]
-    rows = [tuple(r["scores"]) for r in deal_rows(game)][:2]
-    assert rows == list(whole.deal_scores[:2])
+    assert rows == referee
