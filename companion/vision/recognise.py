@@ -152,9 +152,10 @@ class Recogniser:
         self._shaken = 0
         self._index_length: float | None = None
         self._last_length: float | None = None
-        #: The blur of the frame being read as measured before it was sharpened (see
-        #: :func:`soft.sharpened`); 0 where it was not.
+        #: The blur of the frame being read, measured before any sharpening, and whether it was
+        #: sharpened (see :func:`soft.sharpened`).
         self._softness = 0.0
+        self._sharp = False
 
     # ------------------------------------------------------------------------------------ readings
     def _read(
@@ -209,8 +210,9 @@ class Recogniser:
             # and a half times the questions and its deals out of step (decisions, 36).
             # A frame read sharpened (see :func:`soft.sharpened`) is judged by the blur it was taken at:
             # sharpening steepens a mark's edge but does not give a club back its filled notches.
+            floor = self._softness if self._sharp else 0.0
             ps[live] = soft_spades(
-                ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, self._softness
+                ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor
             )
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
         if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
@@ -249,8 +251,8 @@ class Recogniser:
         readings = self._read(image, scale, gray=gray)
         # Out of focus, the working scale is read again sharpened and that reading kept (see
         # ScaleSettings.soft_over); the other scales are read as they were.
-        sharper, softness = sharpened(image, gray, scale, readings, at)
-        self._softness = softness if sharper is not None else 0.0
+        sharper, self._softness = sharpened(image, gray, scale, readings, at)
+        self._sharp = sharper is not None
         if sharper is not None:
             readings = self._read(sharper, scale)
         named = [r.cand.length * scale for r in readings if r.accepted(accepting)]
