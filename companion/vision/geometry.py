@@ -31,13 +31,21 @@ def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> 
     white. Only cards of one name are joined (two copies of one card in one frame are a second deck),
     turned half round from each other, and at most 16 rank-to-suit distances apart, as corners are at
     any slant up to about 60 degrees.
+
+    Two lone corners of an ace or a court reading one rank in the two suits of a colour (see
+    :func:`twins`) are joined the same way: one card, whose name the two corners then settle between
+    them (:func:`companion.vision.arbitration.agree`: the clearly surer, else unknown). Why: a small
+    club or heart far from the camera is a few pixels, read as a spade or a diamond as surely as the
+    near corner reads it right (a king of clubs read Kc and Ks, an ace of clubs Ac and As, each at
+    0.99-1.0, on tables at 45 degrees), and two cards reported where one lies is one named wrong. A
+    number card's middle names its suit instead (see :func:`companion.vision.arbitration.counted`).
     The white is only looked for when there are such cards.
     """
     pairs = [
         (i, j)
         for i in range(len(groups))
         for j in range(i + 1, len(groups))
-        if groups[i][0].label == groups[j][0].label
+        if (groups[i][0].label == groups[j][0].label or twins(groups[i], groups[j]))
         and any(facing(a, b) for a in groups[i] for b in groups[j])
     ]
     if not pairs:
@@ -49,6 +57,19 @@ def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> 
             joined[i] = joined[i] + joined[j]
             joined[j] = []
     return [g for g in joined if g]
+
+
+#: The suit each suit may be read as at a few pixels: the other of its colour.
+TWIN_SUITS = {"c": "s", "s": "c", "d": "h", "h": "d"}
+
+
+def twins(first: list[Reading], second: list[Reading]) -> bool:
+    """Whether two cards, each read at one corner only, may be one ace or court whose corners read its
+    rank in the two suits of its colour (see :func:`joined_by_white`)."""
+    if len(first) != 1 or len(second) != 1:
+        return False  # a card read at two corners has no third
+    a, b = first[0].label, second[0].label
+    return a[:-1] == b[:-1] and a[:-1] in ("A", "J", "Q", "K") and TWIN_SUITS.get(a[-1]) == b[-1]
 
 
 def facing(a: Reading, b: Reading) -> bool:
@@ -70,10 +91,14 @@ def white_regions(image: Frame) -> npt.NDArray[np.int32]:
 
 
 def on_one_white(white: npt.NDArray[np.int32], scale: float, a: Reading, b: Reading) -> bool:
-    """Whether the card white round ``a``'s index (the most of it within two rank-to-suit distances)
-    is the white round ``b``'s."""
+    """Whether the card white round ``a``'s index is the white round ``b``'s: any stretch making up a
+    third or more of the white within two rank-to-suit distances of each.
 
-    def around(r: Reading) -> int:
+    Why any such stretch and not only the largest: round a court's index lies the card's border, but
+    within reach lies the white inside its picture's frame as well, beside the large suit mark some
+    decks print there, and at some turns that white is the larger."""
+
+    def around(r: Reading) -> set[int]:
         x, y = r.centre * scale
         reach = max(2, round(2 * r.cand.length * scale))
         h, w = white.shape
@@ -82,7 +107,9 @@ def on_one_white(white: npt.NDArray[np.int32], scale: float, a: Reading, b: Read
             max(0, round(x) - reach) : min(w, round(x) + reach),
         ]
         found = patch[patch > 0]
-        return int(np.bincount(found).argmax()) if found.size else 0
+        if not found.size:
+            return set()
+        counts = np.bincount(found)
+        return {int(k) for k in np.flatnonzero(counts >= counts.sum() / 3)}
 
-    first = around(a)
-    return first > 0 and first == around(b)
+    return bool(around(a) & around(b))
