@@ -7,6 +7,8 @@ open, and is only asked when two cards of one name are seen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -15,7 +17,7 @@ from companion.vision import pips
 from companion.vision.reading import Reading, lie
 from companion.vision.types import Frame
 
-__all__ = ["joined_by_white"]
+__all__ = ["joined_by_white", "unnamed_white"]
 
 
 def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> list[list[Reading]]:
@@ -81,13 +83,19 @@ def facing(a: Reading, b: Reading) -> bool:
 
 def white_regions(image: Frame) -> npt.NDArray[np.int32]:
     """The stretches of card white in ``image`` (once the light's tint is taken out), labelled."""
+    _, labels = cv2.connectedComponents(_card_white(image), connectivity=4)
+    out: npt.NDArray[np.int32] = np.asarray(labels, np.int32)
+    return out
+
+
+def _card_white(image: Frame) -> npt.NDArray[np.uint8]:
+    """1 where ``image`` shows card white: bright against its brightest, and all but grey, once the
+    light's tint is taken out (see :func:`pips.balanced`)."""
     hsv = np.asarray(cv2.cvtColor(pips.balanced(image), cv2.COLOR_BGR2HSV), np.uint8)
     v = hsv[..., 2]
     bright = float(np.percentile(v, 99))
-    white = ((v > 0.8 * bright) & (hsv[..., 1] < 50)).astype(np.uint8)
-    _, labels = cv2.connectedComponents(white, connectivity=4)
-    out: npt.NDArray[np.int32] = np.asarray(labels, np.int32)
-    return out
+    white: npt.NDArray[np.uint8] = ((v > 0.8 * bright) & (hsv[..., 1] < 50)).astype(np.uint8)
+    return white
 
 
 def on_one_white(white: npt.NDArray[np.int32], scale: float, a: Reading, b: Reading) -> bool:
@@ -113,3 +121,30 @@ def on_one_white(white: npt.NDArray[np.int32], scale: float, a: Reading, b: Read
         return {int(k) for k in np.flatnonzero(counts >= counts.sum() / 3)}
 
     return bool(around(a) & around(b))
+
+
+
+def unnamed_white(
+    image: Frame, named: Sequence[tuple[float, float]], card_width: float
+) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1, in ``image``'s pixels) round each stretch of card white about one
+    card large that none of the ``named`` points (the centres of the cards read) lies in: a face-up
+    card nothing was read on, or a face-down card's border.
+
+    A stretch counts as about one card where its box is at least half a card's width (``card_width``)
+    each way and at most two cards' lengths: smaller is a chip, a sleeve or a glint; larger is a row of
+    cards laid over each other, on which some card was read.
+    """
+    # Looked for at half size: a card's border is still a pixel or two wide there, and the view from
+    # above of a slanting camera is up to three frames large (at full size this cost 30-40 ms).
+    half = np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(_card_white(half), connectivity=4)
+    least, most = 0.5 * card_width, 2.8 * card_width  # a card is 1.4 times as long as it is wide
+    found: list[tuple[int, int, int, int]] = []
+    for x0, y0, w, h, _ in (2 * stats[1:]).tolist():
+        if min(w, h) < least or max(w, h) > most:
+            continue
+        x1, y1 = x0 + w, y0 + h
+        if not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named):
+            found.append((x0, y0, x1, y1))
+    return found

@@ -181,6 +181,10 @@ class TopDown:
         longest = max(plane.size)
         if getattr(recogniser, "max_side", longest) < longest:
             recogniser.max_side = longest  # type: ignore[attr-defined]
+        # The far cards are magnified from few pixels, soft: card white left unnamed on a whole read
+        # is read again enlarged (see Recogniser._closer).
+        if hasattr(recogniser, "closer"):
+            recogniser.closer = True
         self._fill: tuple[float, float, float] | None = None
         self._motion = Motion()
         self._seen: list[Sighting] = []

@@ -61,7 +61,7 @@ from companion.vision import index as idx
 from companion.vision.arbitration import agree, by_pips, counted
 from companion.vision.backs import backs
 from companion.vision.cnn import Namer
-from companion.vision.geometry import joined_by_white
+from companion.vision.geometry import joined_by_white, unnamed_white
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
     Motion,
@@ -91,6 +91,10 @@ __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicat
 DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data"
 FINDER_FILE: Final = "index_net.npz"
 NAMER_FILE: Final = "index_cnn.npz"
+#: An index's rank-to-suit distance as a share of its card's width (0.14-0.25 on the real deck and the
+#: demo deck), and a card's length over its width.
+INDEX_SHARE: Final = 0.18
+CARD_ASPECT: Final = 1.4
 
 #: Two corners read: their names, and their places in frame pixels divided by TrackingSettings.still.
 _Still = tuple[str, str, int, int, int, int]
@@ -112,6 +116,9 @@ class Recogniser:
     another). ``motion``: filmed frames are read only where they changed since the table was last read
     (see :mod:`companion.vision.motion`); off only to measure what that saves. Such a recogniser keeps
     the table it read: one camera each, and :meth:`forget` when the camera moves to another table.
+    ``closer``: card white that nothing was named on is read again enlarged whenever a frame is read
+    whole (see :meth:`_closer`); for a view whose far cards were magnified from few pixels (a camera
+    at a slant: :class:`companion.vision.plane.TopDown` turns it on).
     """
 
     def __init__(
@@ -124,6 +131,7 @@ class Recogniser:
         pips: bool = True,
         enlarge: bool = True,
         motion: bool = True,
+        closer: bool = False,
         settings: RecognitionSettings = SHIPPED,
     ) -> None:
         folder = model or DEFAULT_MODEL
@@ -139,6 +147,7 @@ class Recogniser:
         self.filmed = filmed
         self.pips = pips
         self.enlarge = enlarge
+        self.closer = closer
         self.settings = settings
         #: Filmed frames: the pip counts (also at the pips' cores) and pictures of the last frame, by
         #: the two corners' names and places (see :meth:`_kept`).
@@ -369,8 +378,57 @@ class Recogniser:
         that changed are read again (see :meth:`_detect_changed`).
         """
         if self._motion is None:
-            return self._detect(frame)
+            return self._detect_whole(frame)
         return self._detect_changed(frame, self._motion)
+
+    def _detect_whole(self, frame: Frame) -> list[Sighting]:
+        """Every card visible in ``frame``, read whole, and closer where asked (see ``closer``)."""
+        seen = self._detect(frame)
+        return self._closer(frame, seen) if self.closer else seen
+
+    def _closer(self, frame: Frame, seen: list[Sighting]) -> list[Sighting]:
+        """``seen`` (``frame`` read whole) with each stretch of card white about one card large that no
+        card named lies on (:func:`geometry.unnamed_white`) read again, enlarged as a region of change
+        is (ScaleSettings.fine_regions), and any card named there put in place of what was said of
+        that stretch (a back, an unread index).
+
+        Why: a camera at a slant sees its far cards with few pixels, and the view from above
+        magnifies them (:class:`companion.vision.plane.TopDown`), soft. A court's index so seen runs
+        into its picture's frame, and the card went unread or was taken for a back. Enlarged once
+        more, the glyphs stand apart: on the tuning tables at 45 degrees, 9 of the 10 face-up cards
+        lost in the far half and not covered by another card were read from their crop enlarged.
+        Looking only at unnamed white keeps the cost to a region read for each such card (and each
+        back's white border): a read for drift, one frame in MotionSettings.reread, not every frame.
+        """
+        length = self._last_length
+        if length is None:
+            return seen
+        width = length / INDEX_SHARE
+        named = [s.center for s in seen if s.card is not None]
+        boxes = unnamed_white(frame, named, width)
+        if not boxes:
+            return seen
+        # A region read is this frame's too: what the whole read left (the index length, the looks at
+        # cards' middles, the blur measured) stands for the next frames.
+        kept = (self._last_length, self._counts, self._pictures, self._cores, self._softness, self._sharp)
+        h, w = frame.shape[:2]
+        reach = self.settings.motion.margin * CARD_ASPECT * width
+        out = list(seen)
+        for x0, y0, x1, y1 in boxes:
+            gx0, gy0 = max(0, round(x0 - reach)), max(0, round(y0 - reach))
+            gx1, gy1 = min(w, round(x1 + reach)), min(h, round(y1 + reach))
+            crop = np.ascontiguousarray(frame[gy0:gy1, gx0:gx1])
+            names = {s.label for s in out if s.card is not None}
+            fresh = [
+                s
+                for s in (moved(t, gx0, gy0) for t in self._detect(crop, region=True))
+                if s.card is not None and x0 <= s.center[0] <= x1 and y0 <= s.center[1] <= y1
+            ]
+            fresh = [s for s in fresh if s.label not in names]
+            if fresh:
+                out = [s for s in out if not (x0 <= s.center[0] <= x1 and y0 <= s.center[1] <= y1)] + fresh
+        (self._last_length, self._counts, self._pictures, self._cores, self._softness, self._sharp) = kept
+        return out
 
     def forget(self) -> None:
         """Forget the frames read so far: the next is read whole, as if it were the first."""
@@ -407,7 +465,7 @@ class Recogniser:
             return list(self._seen)
         self._shaken = 0
         if change is None or shaken or change.share > settings.whole or self._since_whole >= settings.reread:
-            whole = self._detect(frame)
+            whole = self._detect_whole(frame)
             if change is not None and not shaken and change.share <= settings.whole:  # a re-read for drift
                 whole = still_named(self._seen, whole, change.boxes)
             self._seen = whole
@@ -445,7 +503,7 @@ class Recogniser:
         or a quarter of the frame's shorter side before any index is read."""
         if self._index_length is None:
             return 0.25 * min(size)
-        return 1.4 * self._index_length / 0.18
+        return CARD_ASPECT * self._index_length / INDEX_SHARE
 
     def _detect(self, frame: Frame, region: bool = False) -> list[Sighting]:
         """Every card visible in ``frame``, read whole."""

@@ -132,8 +132,8 @@ def _seen_twice(sightings: list[Sighting], t: Table) -> list[str]:
 @pytest.mark.parametrize("degrees", [15, 30, 45])
 def test_a_table_at_a_slant_read_from_above_is_one_sighting_per_card(still: Recogniser, degrees: int) -> None:
     """Calibrated once from the marker cards, the same camera then reads each table from above: every
-    card once, none named wrong, nearly all found (of 126 cards at 45 degrees: 95 % with OpenCV 5, 93 %
-    with the Pi's OpenCV 4.10, whose resampling differs; 76 % without the plane)."""
+    card once, none named wrong, nearly all found (of 126 cards at 45 degrees: 96.8 % with OpenCV 5,
+    96.0 % with the Pi's OpenCV 4.10, whose resampling differs; 76 % without the plane)."""
     layout, _ = _calibrated(still, tilt_homography(degrees), seed=99)
     assert layout.plane is not None
     view = TopDown(Recogniser(filmed=True, motion=False), layout.plane)
@@ -147,7 +147,29 @@ def test_a_table_at_a_slant_read_from_above_is_one_sighting_per_card(still: Reco
         total = total + score(seen, slanted)
     assert twice == []
     assert total.twice == 0 and total.wrong == 0
-    assert total.recall >= (0.95 if degrees <= 30 else 0.90)
+    assert total.recall >= 0.95
+
+
+def test_card_white_left_unnamed_at_a_slant_is_read_again_closer(still: Recogniser) -> None:
+    """At 45 degrees the far cards are magnified from few pixels into the view from above, soft, and
+    a court's index there runs into its picture's frame. Card white that a whole read named nothing on
+    is read again enlarged (Recogniser.closer, which TopDown turns on): more cards found, none wrong
+    (on these tables 120 -> 122 of 126 with OpenCV 5, 117 -> 121 with the Pi's OpenCV 4.10)."""
+    layout, _ = _calibrated(still, tilt_homography(45), seed=99)
+    assert layout.plane is not None
+    totals = []
+    for closer in (False, True):
+        view = TopDown(Recogniser(filmed=True, motion=False), layout.plane)
+        assert view.recogniser.closer is True  # type: ignore[attr-defined]
+        view.recogniser.closer = closer  # type: ignore[attr-defined]
+        total = Score(0, 0, 0, 0, 0)
+        for seed in range(12):
+            slanted, _ = tilted(table(seed, cards=8 + seed % 6), 45)
+            total = total + score(view.detect(slanted.frame), slanted)
+        totals.append(total)
+    without, closer_read = totals
+    assert closer_read.wrong == 0 and closer_read.twice == 0
+    assert closer_read.found >= without.found + 2
 
 
 def test_the_view_from_above_is_read_unshrunk() -> None:
