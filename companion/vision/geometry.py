@@ -14,10 +14,11 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.vision import pips
+from companion.vision.arbitration import Card, agree
 from companion.vision.reading import Reading, lie
 from companion.vision.types import Frame
 
-__all__ = ["joined_by_white", "unnamed_white"]
+__all__ = ["joined_by_white", "twins_joined", "unnamed_white"]
 
 
 def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> list[list[Reading]]:
@@ -34,20 +35,13 @@ def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> 
     turned half round from each other, and at most 16 rank-to-suit distances apart, as corners are at
     any slant up to about 60 degrees.
 
-    Two lone corners of an ace or a court reading one rank in the two suits of a colour (see
-    :func:`twins`) are joined the same way: one card, whose name the two corners then settle between
-    them (:func:`companion.vision.arbitration.agree`: the clearly surer, else unknown). Why: a small
-    club or heart far from the camera is a few pixels, read as a spade or a diamond as surely as the
-    near corner reads it right (a king of clubs read Kc and Ks, an ace of clubs Ac and As, each at
-    0.99-1.0, on tables at 45 degrees), and two cards reported where one lies is one named wrong. A
-    number card's middle names its suit instead (see :func:`companion.vision.arbitration.counted`).
     The white is only looked for when there are such cards.
     """
     pairs = [
         (i, j)
         for i in range(len(groups))
         for j in range(i + 1, len(groups))
-        if (groups[i][0].label == groups[j][0].label or twins(groups[i], groups[j]))
+        if groups[i][0].label == groups[j][0].label
         and any(facing(a, b) for a in groups[i] for b in groups[j])
     ]
     if not pairs:
@@ -61,17 +55,51 @@ def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> 
     return [g for g in joined if g]
 
 
+def twins_joined(image: Frame, scale: float, cards: list[Card]) -> list[Card]:
+    """``cards`` (each card's readings, name and confidence, as arbitration left them) with two cards
+    read at one corner each, of one rank in the two suits of a colour (a club and a spade, a heart and
+    a diamond), joined where they face as a card's two corners do and lie on one card's white: one
+    card, named by its corners between them (:func:`companion.vision.arbitration.agree`: the clearly
+    surer, else unknown).
+
+    Why: a small club or heart far from a slanting camera is a few pixels, read as a spade or a
+    diamond as surely as the near corner reads it right (on tables at 45 degrees: a king of clubs read
+    Kc and Ks, an ace of clubs Ac and As, each at 0.99-1.0), and two cards reported where one lies is
+    one named wrong. Why after arbitration: a number card whose middle can be counted has its suit
+    named by its pips there (:func:`companion.vision.arbitration.counted`); only what that leaves as
+    two cards is joined. The white is only looked for when there are such cards.
+    """
+    pairs = [
+        (i, j)
+        for i in range(len(cards))
+        for j in range(i + 1, len(cards))
+        if twins(cards[i], cards[j])
+        and (facing(cards[i][0][0], cards[j][0][0]) or facing(cards[j][0][0], cards[i][0][0]))
+    ]
+    if not pairs:
+        return cards
+    white = white_regions(image)
+    joined: list[Card | None] = list(cards)
+    for i, j in pairs:
+        first, second = joined[i], joined[j]
+        if first is None or second is None or not on_one_white(white, scale, first[0][0], second[0][0]):
+            continue
+        both = first[0] + second[0]
+        label, conf = agree(both)
+        joined[i], joined[j] = (both, label, conf), None
+    return [card for card in joined if card is not None]
+
+
 #: The suit each suit may be read as at a few pixels: the other of its colour.
 TWIN_SUITS = {"c": "s", "s": "c", "d": "h", "h": "d"}
 
 
-def twins(first: list[Reading], second: list[Reading]) -> bool:
-    """Whether two cards, each read at one corner only, may be one ace or court whose corners read its
-    rank in the two suits of its colour (see :func:`joined_by_white`)."""
-    if len(first) != 1 or len(second) != 1:
+def twins(first: Card, second: Card) -> bool:
+    """Whether two cards, each read at one corner only, read one rank in the two suits of a colour."""
+    if len(first[0]) != 1 or len(second[0]) != 1:
         return False  # a card read at two corners has no third
-    a, b = first[0].label, second[0].label
-    return a[:-1] == b[:-1] and a[:-1] in ("A", "J", "Q", "K") and TWIN_SUITS.get(a[-1]) == b[-1]
+    a, b = first[1], second[1]
+    return a[:-1] == b[:-1] and TWIN_SUITS.get(a[-1]) == b[-1]
 
 
 def facing(a: Reading, b: Reading) -> bool:

@@ -61,7 +61,7 @@ from companion.vision import index as idx
 from companion.vision.arbitration import agree, by_pips, counted
 from companion.vision.backs import backs
 from companion.vision.cnn import Namer
-from companion.vision.geometry import joined_by_white, unnamed_white
+from companion.vision.geometry import joined_by_white, twins_joined, unnamed_white
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
     Motion,
@@ -566,6 +566,7 @@ class Recogniser:
                 lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores()),
             )
             self._counts, self._pictures, self._cores = counts, pictures, cores
+        cards = twins_joined(image, scale, cards)
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
             sightings.append(
