@@ -153,9 +153,56 @@ def _pairs(
 ) -> list[Candidate]:
     """Candidates from the blobs marked ``keep``; ``freed`` marks blobs split from a line. With
     ``only_freed``, only the candidates with a freed mark (the rest are read already)."""
+    found = _pair_arrays(stats, centroids, keep, freed, only_freed)
+    return [] if found is None else _paired(found)
+
+
+def _paired(found: _Pairs, chosen: npt.NDArray[np.bool_] | None = None) -> list[Candidate]:
+    """The candidates of the pairs ``found`` (those ``chosen``, if told)."""
+    rank, suit, size, marked = found
+    if chosen is not None:
+        rank, suit, size, marked = rank[chosen], suit[chosen], size[chosen], marked[chosen]
+    return [
+        Candidate((r[0], r[1]), (s[0], s[1]), e, freed=f)
+        for r, s, e, f in zip(rank.tolist(), suit.tolist(), size.tolist(), marked.tolist(), strict=True)
+    ]
+
+
+_Pairs = tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_]
+]
+"""Pairs as arrays: rank middles (n, 2), suit middles (n, 2), rank sizes and freed marks (n)."""
+
+
+def _within(
+    dx: FloatArray, dy: FloatArray, reach: FloatArray | npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
+    """Where ``np.hypot(dx, dy) < reach`` (row and column, in row-major order; ``reach`` broadcast to
+    the offsets' shape) and the distances there.
+
+    Why not the distance everywhere: only a few of the marks round a mark lie within its reach, and
+    the distance costs several times the test on either offset alone. The test is exact: the
+    distance is never less than either offset (float32's ``hypot`` rounds a value that is not less,
+    and the offset itself is a float32), so a pair with an offset at or past ``reach`` is never
+    within it.
+    """
+    rows, cols = np.nonzero((np.abs(dx) < reach) & (np.abs(dy) < reach))
+    dist = np.hypot(dx[rows, cols], dy[rows, cols])
+    near = dist < np.broadcast_to(reach, dx.shape)[rows, cols]
+    return rows[near], cols[near], dist[near]
+
+
+def _pair_arrays(
+    stats: npt.NDArray[np.int32],
+    centroids: npt.NDArray[np.float64],
+    keep: npt.NDArray[np.bool_],
+    freed: npt.NDArray[np.bool_],
+    only_freed: bool = False,
+) -> _Pairs | None:
+    """The pairs :func:`_pairs` makes, as arrays (see _Pairs), in the same order; None if none."""
     idx = np.flatnonzero(keep)
     if idx.size == 0:
-        return []
+        return None
     x = stats[idx, cv2.CC_STAT_LEFT].astype(np.float32)
     y = stats[idx, cv2.CC_STAT_TOP].astype(np.float32)
     w = stats[idx, cv2.CC_STAT_WIDTH].astype(np.float32)
@@ -174,11 +221,10 @@ def _pairs(
     # Join blobs of similar size that sit side by side (the two digits of a ten).
     dx = bx[:, None] - bx[None, :]
     dy = by[:, None] - by[None, :]
-    dist = np.hypot(dx, dy)
-    ratio = ext[:, None] / ext[None, :]
-    near = (dist < 0.95 * np.maximum(ext[:, None], ext[None, :])) & (dist > 0.25 * ext[:, None])
-    near &= (ratio > 0.6) & (ratio < 1.67)
-    ii, jj = np.nonzero(np.triu(near, 1))
+    ii, jj, dist = _within(dx, dy, 0.95 * np.maximum(ext[:, None], ext[None, :]))
+    ratio = ext[ii] / ext[jj]
+    near = (jj > ii) & (dist > 0.25 * ext[ii]) & (ratio > 0.6) & (ratio < 1.67)
+    ii, jj = ii[near], jj[near]
     if ii.size:
         marks_x.append((bx[ii] + bx[jj]) / 2)
         marks_y.append((by[ii] + by[jj]) / 2)
@@ -189,23 +235,15 @@ def _pairs(
     re = np.concatenate(marks_e)
     rf = np.concatenate(marks_f)
     # Pair every mark (as a rank) with a single blob (as a suit) at about one glyph's distance.
-    ddx = cx[None, :] - rx[:, None]
-    ddy = cy[None, :] - ry[:, None]
-    dd = np.hypot(ddx, ddy)
-    sr = ext[None, :] / re[:, None]
-    ok = (dd > 0.55 * re[:, None]) & (dd < 1.6 * re[:, None]) & (sr > 0.35) & (sr < 1.5)
+    ri, si, dd = _within(cx[None, :] - rx[:, None], cy[None, :] - ry[:, None], 1.6 * re[:, None])
+    sr = ext[si] / re[ri]
+    ok = (dd > 0.55 * re[ri]) & (sr > 0.35) & (sr < 1.5)
     if only_freed:
-        ok &= rf[:, None] | fr[None, :]
-    ri, si = np.nonzero(ok)
-    return [
-        Candidate(
-            (float(rx[a]), float(ry[a])),
-            (float(cx[b]), float(cy[b])),
-            float(re[a]),
-            freed=bool(rf[a] | fr[b]),
-        )
-        for a, b in zip(ri.tolist(), si.tolist(), strict=True)
-    ]
+        ok &= rf[ri] | fr[si]
+    ri, si = ri[ok], si[ok]
+    rank = np.stack([rx[ri], ry[ri]], axis=1).astype(np.float64)
+    suit = np.stack([cx[si], cy[si]], axis=1).astype(np.float64)
+    return rank, suit, re[ri].astype(np.float64), rf[ri] | fr[si]
 
 
 def _box_shape(
@@ -289,18 +327,26 @@ def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
     keep = np.concatenate(
         [np.ones(int(around.sum()), bool), _glyph_blobs(freed_stats, blobs.min_size, blobs.max_size)]
     )
-    out = []
+    found = _pair_arrays(stats, centroids, keep, freed, only_freed=True)
+    if found is None:
+        return []
+    rank, suit, _, _ = found
+    # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
+    # of scraps of court picture point every which way. The outline is the one whose middle lies
+    # nearest the rank (the first of equals).
     middles = np.array([middle for middle, _ in axes], np.float64)
-    for c in _pairs(stats, centroids, keep, freed, only_freed=True):
-        # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
-        # of scraps of court picture point every which way. The outline is the one whose middle lies
-        # nearest the rank (the first of equals).
-        down = np.subtract(c.suit, c.rank) / max(c.length, 1e-6)
-        off = c.rank - middles
-        axis = axes[int(np.argmin(np.hypot(off[:, 0], off[:, 1])))][1]
-        if abs(float(down @ axis)) >= _ALONG_OUTLINE:
-            out.append(c)
-    return out
+    length = np.hypot(suit[:, 0] - rank[:, 0], suit[:, 1] - rank[:, 1])
+    down = (suit - rank) / np.maximum(length, 1e-6)[:, None]
+    nearest = np.argmin(
+        np.hypot(rank[:, None, 0] - middles[None, :, 0], rank[:, None, 1] - middles[None, :, 1]), axis=1
+    )
+    axis = np.array([side for _, side in axes], np.float64)[nearest]
+    along = np.abs(down[:, 0] * axis[:, 0] + down[:, 1] * axis[:, 1])
+    # The cosine as one candidate at a time had it (``down @ axis``), where the product's rounding
+    # could tip it over the bound.
+    for k in np.flatnonzero(np.abs(along - _ALONG_OUTLINE) < 1e-9).tolist():
+        along[k] = abs(float(down[k] @ axis[k]))
+    return _paired(found, along >= _ALONG_OUTLINE)
 
 
 def _line_points(
@@ -359,10 +405,12 @@ def _off_the_lines(
         reach = _CORNER_REACH * min(rect[1])
         # Only what is left of the lines is measured against the corners (most of a frame is line).
         off = np.flatnonzero(~on)
-        dist = np.min(
-            np.hypot(pts[off, None, 0] - corners[None, :, 0], pts[off, None, 1] - corners[None, :, 1]), 1
-        )
-        left = off[dist <= reach]
+        dx = pts[off, None, 0] - corners[None, :, 0]
+        dy = pts[off, None, 1] - corners[None, :, 1]
+        # The distance only where both offsets are within reach of a corner: it is never less than
+        # either, and costs several times the test.
+        near = ((np.abs(dx) <= reach) & (np.abs(dy) <= reach)).any(axis=1)
+        left = off[near][np.min(np.hypot(dx[near], dy[near]), 1) <= reach]
         if not left.size:
             continue
         rest = np.zeros((bh, bw), np.uint8)
