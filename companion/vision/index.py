@@ -437,6 +437,9 @@ def _off_the_lines(
     return np.concatenate(found_stats), np.concatenate(found_centroids), axes
 
 
+#: A 3x3 square, the neighbours of a pixel.
+_SQUARE: Final = np.ones((3, 3), np.uint8)
+
 #: A blob this elongated (ratio of its principal axes) and this full of its box may be a rank and suit
 #: run together (a jumbo "J" over its suit measures 2.0-3.3 and 0.33-0.41 at 80-130 px wide cards; a
 #: "Q" whose tail runs into its heart is rounder).
@@ -458,21 +461,22 @@ def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | No
         cv2.copyMakeBorder(blob.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), np.uint8
     )
     dist = cv2.distanceTransform(pad, cv2.DIST_L2, 3)
-    radius = float(dist.max())
+    deepest = int(np.argmax(dist))
+    radius = float(dist.flat[deepest])
     if radius < 1.5:
         return None
     _, cores = cv2.connectedComponents((dist > 0.5 * radius).astype(np.uint8), connectivity=8)
-    peak = int(cores[np.unravel_index(int(np.argmax(dist)), dist.shape)])
+    peak = int(cores.flat[deepest])
     grow = 2 * round(0.5 * radius) + 3
     ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))
     body = np.asarray(cv2.dilate((cores == peak).astype(np.uint8), ellipse), np.uint8) & pad
-    near = np.asarray(cv2.dilate(body, np.ones((3, 3), np.uint8)), np.uint8)
+    near = np.asarray(cv2.dilate(body, _SQUARE), np.uint8)
     rest = pad & (1 - near)
     parts, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     if parts <= 1:
         return None
     j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    rx, ry, rw, rh = (int(v) for v in stats[j, :4])
+    rx, ry, rw, rh, area = (int(v) for v in stats[j].tolist())
     m = cv2.moments(body, binaryImage=True)
     _, _, sw, sh = cv2.boundingRect(body)
     rank_size, suit_size = float(max(rw, rh)), float(max(sw, sh))
@@ -481,7 +485,7 @@ def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | No
     apart = float(np.hypot(suit[0] - rank[0], suit[1] - rank[1]))
     if not (0.55 * rank_size < apart < 1.6 * rank_size and 0.35 < suit_size / rank_size < 1.5):
         return None
-    if stats[j, cv2.CC_STAT_AREA] < 0.1 * m["m00"]:
+    if area < 0.1 * m["m00"]:
         return None  # a stray tip, not a glyph
     return rank, suit, rank_size
 
@@ -505,9 +509,8 @@ def _joined_pairs(
         keep & (np.maximum(w, h) >= 1.5 * min_size) & (fill >= _JOINED_FILL[0]) & (fill <= _JOINED_FILL[1])
     )
     lo, hi = _JOINED_ELONGATION
-    for i in sel.tolist():
-        x0, y0, bw, bh = (int(v) for v in stats[i, :4])
-        blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).astype(np.uint8)
+    for i, (x0, y0, bw, bh) in zip(sel.tolist(), stats[sel, :4].tolist(), strict=True):
+        blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).view(np.uint8)
         m = cv2.moments(blob, binaryImage=True)
         if m["m00"] <= 0:
             continue
