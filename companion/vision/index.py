@@ -352,24 +352,33 @@ def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
 def _line_points(
     along: npt.NDArray[np.float32], across: npt.NDArray[np.float32], length: float
 ) -> npt.NDArray[np.bool_]:
-    """Which points lie on a thin straight run, parallel to the ``along`` axis, at least ``length`` long.
+    """Which points lie on a thin straight run, parallel to the ``along`` or to the ``across`` axis, at
+    least ``length`` long.
 
-    The points are drawn on a grid in these coordinates, thickened by a pixel across (a line a little
-    off the axis, or two pixels thick) and closed over gaps of two pixels along; an opening by a
-    ``length``-long bar then keeps the runs. Ink five pixels deep across is no line (a solid shape, or a
-    glyph's stroke crossing the line) and is left where it is.
+    The points are drawn on a grid in these coordinates, thickened by a pixel across the run (a line a
+    little off the axis, or two pixels thick) and closed over gaps of two pixels along it; an opening
+    by a ``length``-long bar then keeps the runs. Ink five pixels deep across a run is no line (a solid
+    shape, or a glyph's stroke crossing the line) and is left where it is. Why one grid for both axes:
+    the runs along the second are those along the first on the grid turned a quarter, which is the
+    grid itself with every shape turned, and drawing the grid costs as much as two of the openings.
     """
     u = np.round(along - along.min()).astype(np.intp)
     v = np.round(across - across.min()).astype(np.intp)
     grid = np.zeros((int(v.max()) + 1, int(u.max()) + 1), np.uint8)
     grid[v, u] = 1
-    deep = np.asarray(cv2.morphologyEx(grid, cv2.MORPH_OPEN, np.ones((5, 1), np.uint8)), np.uint8)
-    wide = np.asarray(cv2.dilate(grid, np.ones((3, 1), np.uint8)), np.uint8)
-    wide = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)), np.uint8)
-    bar = np.ones((1, max(1, round(length))), np.uint8)
-    runs = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_OPEN, bar), np.uint8)
-    on: npt.NDArray[np.bool_] = (runs[v, u] > 0) & (deep[v, u] == 0)
-    return on
+    bar = max(1, round(length))
+    on = np.zeros(grid.shape, bool)
+    for deep_k, wide_k, close_k, bar_k in (
+        ((5, 1), (3, 1), (1, 3), (1, bar)),  # runs along ``along`` (the grid's rows)
+        ((1, 5), (1, 3), (3, 1), (bar, 1)),  # runs along ``across`` (its columns)
+    ):
+        deep = np.asarray(cv2.morphologyEx(grid, cv2.MORPH_OPEN, np.ones(deep_k, np.uint8)), np.uint8)
+        wide = np.asarray(cv2.dilate(grid, np.ones(wide_k, np.uint8)), np.uint8)
+        wide = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_CLOSE, np.ones(close_k, np.uint8)), np.uint8)
+        runs = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_OPEN, np.ones(bar_k, np.uint8)), np.uint8)
+        on |= (runs > 0) & (deep == 0)
+    found: npt.NDArray[np.bool_] = on[v, u]
+    return found
 
 
 def _off_the_lines(
@@ -398,7 +407,7 @@ def _off_the_lines(
         u = pts @ np.array([np.cos(a), np.sin(a)], np.float32)
         v = pts @ np.array([-np.sin(a), np.cos(a)], np.float32)
         length = max(3.0 * blobs.min_size, _LINE_SHARE * float(max(bw, bh)))
-        on = _line_points(u, v, length) | _line_points(v, u, length)
+        on = _line_points(u, v, length)
         if not on.any():
             continue
         corners = cv2.boxPoints(rect)
