@@ -98,11 +98,15 @@ def _conv3(x: F32, w: F32, b: F32) -> F32:
 
 
 def _pool2(x: F32) -> F32:
-    """2x2 max pooling of (C, n, H, W)."""
-    out: F32 = np.maximum(
-        np.maximum(x[:, :, 0::2, 0::2], x[:, :, 0::2, 1::2]),
-        np.maximum(x[:, :, 1::2, 0::2], x[:, :, 1::2, 1::2]),
-    )
+    """2x2 max pooling of (C, n, H, W), then ReLU.
+
+    Why ReLU here: the largest of four is the same before or after it, on a quarter of the values.
+    The four are taken in turn into one array: the largest of them is exact in any order.
+    """
+    out: F32 = np.maximum(x[:, :, 0::2, 0::2], x[:, :, 0::2, 1::2])
+    np.maximum(out, x[:, :, 1::2, 0::2], out=out)
+    np.maximum(out, x[:, :, 1::2, 1::2], out=out)
+    np.maximum(out, 0.0, out=out)
     return out
 
 
@@ -132,8 +136,7 @@ class Namer(Weights):
         for start in range(0, len(x), batch):
             h = x[start : start + batch].transpose(1, 0, 2, 3)
             for w, b in ((self.c0w, self.c0b), (self.c1w, self.c1b), (self.c2w, self.c2b)):
-                # Pooling first: the largest of four is the same before or after ReLU, on a quarter of it.
-                h = np.maximum(_pool2(_conv3(h, w, b)), 0.0)
+                h = _pool2(_conv3(h, w, b))
             # Flattened channel-first within each patch, as PyTorch's flatten of (n, C, H, W) orders it.
             flat = h.transpose(1, 0, 2, 3).reshape(h.shape[1], -1)
             hidden = np.maximum(flat @ self.f1w.T + self.f1b, 0.0)

@@ -153,9 +153,56 @@ def _pairs(
 ) -> list[Candidate]:
     """Candidates from the blobs marked ``keep``; ``freed`` marks blobs split from a line. With
     ``only_freed``, only the candidates with a freed mark (the rest are read already)."""
+    found = _pair_arrays(stats, centroids, keep, freed, only_freed)
+    return [] if found is None else _paired(found)
+
+
+def _paired(found: _Pairs, chosen: npt.NDArray[np.bool_] | None = None) -> list[Candidate]:
+    """The candidates of the pairs ``found`` (those ``chosen``, if told)."""
+    rank, suit, size, marked = found
+    if chosen is not None:
+        rank, suit, size, marked = rank[chosen], suit[chosen], size[chosen], marked[chosen]
+    return [
+        Candidate((r[0], r[1]), (s[0], s[1]), e, freed=f)
+        for r, s, e, f in zip(rank.tolist(), suit.tolist(), size.tolist(), marked.tolist(), strict=True)
+    ]
+
+
+_Pairs = tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_]
+]
+"""Pairs as arrays: rank middles (n, 2), suit middles (n, 2), rank sizes and freed marks (n)."""
+
+
+def _within(
+    dx: FloatArray, dy: FloatArray, reach: FloatArray | npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
+    """Where ``np.hypot(dx, dy) < reach`` (row and column, in row-major order; ``reach`` broadcast to
+    the offsets' shape) and the distances there.
+
+    Why not the distance everywhere: only a few of the marks round a mark lie within its reach, and
+    the distance costs several times the test on either offset alone. The test is exact: the
+    distance is never less than either offset (float32's ``hypot`` rounds a value that is not less,
+    and the offset itself is a float32), so a pair with an offset at or past ``reach`` is never
+    within it.
+    """
+    rows, cols = np.nonzero((np.abs(dx) < reach) & (np.abs(dy) < reach))
+    dist = np.hypot(dx[rows, cols], dy[rows, cols])
+    near = dist < np.broadcast_to(reach, dx.shape)[rows, cols]
+    return rows[near], cols[near], dist[near]
+
+
+def _pair_arrays(
+    stats: npt.NDArray[np.int32],
+    centroids: npt.NDArray[np.float64],
+    keep: npt.NDArray[np.bool_],
+    freed: npt.NDArray[np.bool_],
+    only_freed: bool = False,
+) -> _Pairs | None:
+    """The pairs :func:`_pairs` makes, as arrays (see _Pairs), in the same order; None if none."""
     idx = np.flatnonzero(keep)
     if idx.size == 0:
-        return []
+        return None
     x = stats[idx, cv2.CC_STAT_LEFT].astype(np.float32)
     y = stats[idx, cv2.CC_STAT_TOP].astype(np.float32)
     w = stats[idx, cv2.CC_STAT_WIDTH].astype(np.float32)
@@ -174,11 +221,10 @@ def _pairs(
     # Join blobs of similar size that sit side by side (the two digits of a ten).
     dx = bx[:, None] - bx[None, :]
     dy = by[:, None] - by[None, :]
-    dist = np.hypot(dx, dy)
-    ratio = ext[:, None] / ext[None, :]
-    near = (dist < 0.95 * np.maximum(ext[:, None], ext[None, :])) & (dist > 0.25 * ext[:, None])
-    near &= (ratio > 0.6) & (ratio < 1.67)
-    ii, jj = np.nonzero(np.triu(near, 1))
+    ii, jj, dist = _within(dx, dy, 0.95 * np.maximum(ext[:, None], ext[None, :]))
+    ratio = ext[ii] / ext[jj]
+    near = (jj > ii) & (dist > 0.25 * ext[ii]) & (ratio > 0.6) & (ratio < 1.67)
+    ii, jj = ii[near], jj[near]
     if ii.size:
         marks_x.append((bx[ii] + bx[jj]) / 2)
         marks_y.append((by[ii] + by[jj]) / 2)
@@ -189,23 +235,15 @@ def _pairs(
     re = np.concatenate(marks_e)
     rf = np.concatenate(marks_f)
     # Pair every mark (as a rank) with a single blob (as a suit) at about one glyph's distance.
-    ddx = cx[None, :] - rx[:, None]
-    ddy = cy[None, :] - ry[:, None]
-    dd = np.hypot(ddx, ddy)
-    sr = ext[None, :] / re[:, None]
-    ok = (dd > 0.55 * re[:, None]) & (dd < 1.6 * re[:, None]) & (sr > 0.35) & (sr < 1.5)
+    ri, si, dd = _within(cx[None, :] - rx[:, None], cy[None, :] - ry[:, None], 1.6 * re[:, None])
+    sr = ext[si] / re[ri]
+    ok = (dd > 0.55 * re[ri]) & (sr > 0.35) & (sr < 1.5)
     if only_freed:
-        ok &= rf[:, None] | fr[None, :]
-    ri, si = np.nonzero(ok)
-    return [
-        Candidate(
-            (float(rx[a]), float(ry[a])),
-            (float(cx[b]), float(cy[b])),
-            float(re[a]),
-            freed=bool(rf[a] | fr[b]),
-        )
-        for a, b in zip(ri.tolist(), si.tolist(), strict=True)
-    ]
+        ok &= rf[ri] | fr[si]
+    ri, si = ri[ok], si[ok]
+    rank = np.stack([rx[ri], ry[ri]], axis=1).astype(np.float64)
+    suit = np.stack([cx[si], cy[si]], axis=1).astype(np.float64)
+    return rank, suit, re[ri].astype(np.float64), rf[ri] | fr[si]
 
 
 def _box_shape(
@@ -289,41 +327,58 @@ def freed_candidates(blobs: Ink, which: Sequence[int]) -> list[Candidate]:
     keep = np.concatenate(
         [np.ones(int(around.sum()), bool), _glyph_blobs(freed_stats, blobs.min_size, blobs.max_size)]
     )
-    out = []
+    found = _pair_arrays(stats, centroids, keep, freed, only_freed=True)
+    if found is None:
+        return []
+    rank, suit, _, _ = found
+    # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
+    # of scraps of court picture point every which way. The outline is the one whose middle lies
+    # nearest the rank (the first of equals).
     middles = np.array([middle for middle, _ in axes], np.float64)
-    for c in _pairs(stats, centroids, keep, freed, only_freed=True):
-        # An index runs down its card, along the outline (a card's edge, its picture's frame): pairs
-        # of scraps of court picture point every which way. The outline is the one whose middle lies
-        # nearest the rank (the first of equals).
-        down = np.subtract(c.suit, c.rank) / max(c.length, 1e-6)
-        off = c.rank - middles
-        axis = axes[int(np.argmin(np.hypot(off[:, 0], off[:, 1])))][1]
-        if abs(float(down @ axis)) >= _ALONG_OUTLINE:
-            out.append(c)
-    return out
+    length = np.hypot(suit[:, 0] - rank[:, 0], suit[:, 1] - rank[:, 1])
+    down = (suit - rank) / np.maximum(length, 1e-6)[:, None]
+    nearest = np.argmin(
+        np.hypot(rank[:, None, 0] - middles[None, :, 0], rank[:, None, 1] - middles[None, :, 1]), axis=1
+    )
+    axis = np.array([side for _, side in axes], np.float64)[nearest]
+    along = np.abs(down[:, 0] * axis[:, 0] + down[:, 1] * axis[:, 1])
+    # The cosine as one candidate at a time had it (``down @ axis``), where the product's rounding
+    # could tip it over the bound.
+    for k in np.flatnonzero(np.abs(along - _ALONG_OUTLINE) < 1e-9).tolist():
+        along[k] = abs(float(down[k] @ axis[k]))
+    return _paired(found, along >= _ALONG_OUTLINE)
 
 
 def _line_points(
     along: npt.NDArray[np.float32], across: npt.NDArray[np.float32], length: float
 ) -> npt.NDArray[np.bool_]:
-    """Which points lie on a thin straight run, parallel to the ``along`` axis, at least ``length`` long.
+    """Which points lie on a thin straight run, parallel to the ``along`` or to the ``across`` axis, at
+    least ``length`` long.
 
-    The points are drawn on a grid in these coordinates, thickened by a pixel across (a line a little
-    off the axis, or two pixels thick) and closed over gaps of two pixels along; an opening by a
-    ``length``-long bar then keeps the runs. Ink five pixels deep across is no line (a solid shape, or a
-    glyph's stroke crossing the line) and is left where it is.
+    The points are drawn on a grid in these coordinates, thickened by a pixel across the run (a line a
+    little off the axis, or two pixels thick) and closed over gaps of two pixels along it; an opening
+    by a ``length``-long bar then keeps the runs. Ink five pixels deep across a run is no line (a solid
+    shape, or a glyph's stroke crossing the line) and is left where it is. Why one grid for both axes:
+    the runs along the second are those along the first on the grid turned a quarter, which is the
+    grid itself with every shape turned, and drawing the grid costs as much as two of the openings.
     """
     u = np.round(along - along.min()).astype(np.intp)
     v = np.round(across - across.min()).astype(np.intp)
     grid = np.zeros((int(v.max()) + 1, int(u.max()) + 1), np.uint8)
     grid[v, u] = 1
-    deep = np.asarray(cv2.morphologyEx(grid, cv2.MORPH_OPEN, np.ones((5, 1), np.uint8)), np.uint8)
-    wide = np.asarray(cv2.dilate(grid, np.ones((3, 1), np.uint8)), np.uint8)
-    wide = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)), np.uint8)
-    bar = np.ones((1, max(1, round(length))), np.uint8)
-    runs = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_OPEN, bar), np.uint8)
-    on: npt.NDArray[np.bool_] = (runs[v, u] > 0) & (deep[v, u] == 0)
-    return on
+    bar = max(1, round(length))
+    on = np.zeros(grid.shape, bool)
+    for deep_k, wide_k, close_k, bar_k in (
+        ((5, 1), (3, 1), (1, 3), (1, bar)),  # runs along ``along`` (the grid's rows)
+        ((1, 5), (1, 3), (3, 1), (bar, 1)),  # runs along ``across`` (its columns)
+    ):
+        deep = np.asarray(cv2.morphologyEx(grid, cv2.MORPH_OPEN, np.ones(deep_k, np.uint8)), np.uint8)
+        wide = np.asarray(cv2.dilate(grid, np.ones(wide_k, np.uint8)), np.uint8)
+        wide = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_CLOSE, np.ones(close_k, np.uint8)), np.uint8)
+        runs = np.asarray(cv2.morphologyEx(wide, cv2.MORPH_OPEN, np.ones(bar_k, np.uint8)), np.uint8)
+        on |= (runs > 0) & (deep == 0)
+    found: npt.NDArray[np.bool_] = on[v, u]
+    return found
 
 
 def _off_the_lines(
@@ -352,17 +407,19 @@ def _off_the_lines(
         u = pts @ np.array([np.cos(a), np.sin(a)], np.float32)
         v = pts @ np.array([-np.sin(a), np.cos(a)], np.float32)
         length = max(3.0 * blobs.min_size, _LINE_SHARE * float(max(bw, bh)))
-        on = _line_points(u, v, length) | _line_points(v, u, length)
+        on = _line_points(u, v, length)
         if not on.any():
             continue
         corners = cv2.boxPoints(rect)
         reach = _CORNER_REACH * min(rect[1])
         # Only what is left of the lines is measured against the corners (most of a frame is line).
         off = np.flatnonzero(~on)
-        dist = np.min(
-            np.hypot(pts[off, None, 0] - corners[None, :, 0], pts[off, None, 1] - corners[None, :, 1]), 1
-        )
-        left = off[dist <= reach]
+        dx = pts[off, None, 0] - corners[None, :, 0]
+        dy = pts[off, None, 1] - corners[None, :, 1]
+        # The distance only where both offsets are within reach of a corner: it is never less than
+        # either, and costs several times the test.
+        near = ((np.abs(dx) <= reach) & (np.abs(dy) <= reach)).any(axis=1)
+        left = off[near][np.min(np.hypot(dx[near], dy[near]), 1) <= reach]
         if not left.size:
             continue
         rest = np.zeros((bh, bw), np.uint8)
@@ -389,6 +446,9 @@ def _off_the_lines(
     return np.concatenate(found_stats), np.concatenate(found_centroids), axes
 
 
+#: A 3x3 square, the neighbours of a pixel.
+_SQUARE: Final = np.ones((3, 3), np.uint8)
+
 #: A blob this elongated (ratio of its principal axes) and this full of its box may be a rank and suit
 #: run together (a jumbo "J" over its suit measures 2.0-3.3 and 0.33-0.41 at 80-130 px wide cards; a
 #: "Q" whose tail runs into its heart is rounder).
@@ -410,21 +470,22 @@ def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | No
         cv2.copyMakeBorder(blob.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), np.uint8
     )
     dist = cv2.distanceTransform(pad, cv2.DIST_L2, 3)
-    radius = float(dist.max())
+    deepest = int(np.argmax(dist))
+    radius = float(dist.flat[deepest])
     if radius < 1.5:
         return None
     _, cores = cv2.connectedComponents((dist > 0.5 * radius).astype(np.uint8), connectivity=8)
-    peak = int(cores[np.unravel_index(int(np.argmax(dist)), dist.shape)])
+    peak = int(cores.flat[deepest])
     grow = 2 * round(0.5 * radius) + 3
     ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))
     body = np.asarray(cv2.dilate((cores == peak).astype(np.uint8), ellipse), np.uint8) & pad
-    near = np.asarray(cv2.dilate(body, np.ones((3, 3), np.uint8)), np.uint8)
+    near = np.asarray(cv2.dilate(body, _SQUARE), np.uint8)
     rest = pad & (1 - near)
     parts, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     if parts <= 1:
         return None
     j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    rx, ry, rw, rh = (int(v) for v in stats[j, :4])
+    rx, ry, rw, rh, area = (int(v) for v in stats[j].tolist())
     m = cv2.moments(body, binaryImage=True)
     _, _, sw, sh = cv2.boundingRect(body)
     rank_size, suit_size = float(max(rw, rh)), float(max(sw, sh))
@@ -433,7 +494,7 @@ def split_joined(blob: npt.NDArray[np.uint8]) -> tuple[Point, Point, float] | No
     apart = float(np.hypot(suit[0] - rank[0], suit[1] - rank[1]))
     if not (0.55 * rank_size < apart < 1.6 * rank_size and 0.35 < suit_size / rank_size < 1.5):
         return None
-    if stats[j, cv2.CC_STAT_AREA] < 0.1 * m["m00"]:
+    if area < 0.1 * m["m00"]:
         return None  # a stray tip, not a glyph
     return rank, suit, rank_size
 
@@ -457,9 +518,8 @@ def _joined_pairs(
         keep & (np.maximum(w, h) >= 1.5 * min_size) & (fill >= _JOINED_FILL[0]) & (fill <= _JOINED_FILL[1])
     )
     lo, hi = _JOINED_ELONGATION
-    for i in sel.tolist():
-        x0, y0, bw, bh = (int(v) for v in stats[i, :4])
-        blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).astype(np.uint8)
+    for i, (x0, y0, bw, bh) in zip(sel.tolist(), stats[sel, :4].tolist(), strict=True):
+        blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i + 1).view(np.uint8)
         m = cv2.moments(blob, binaryImage=True)
         if m["m00"] <= 0:
             continue
@@ -554,6 +614,8 @@ def patches(
 #: Sector by (upper half, sign of the across component: none, right or left, steeper than 45 degrees),
 #: at 6 * upper + 2 * sign + steeper: see _orientation_bins.
 _SECTOR: Final = np.array([3, 2, 3, 2, 0, 1, 7, 6, 4, 5, 7, 6], np.int8)
+#: The same as a full table of 256 codes, for OpenCV's table look-up (codes past 11 never occur).
+_SECTOR_TABLE: Final = np.concatenate([_SECTOR, np.zeros(256 - len(_SECTOR), np.int8)])
 
 
 def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
@@ -576,7 +638,8 @@ def _orientation_bins(gx: FloatArray, gy: FloatArray) -> npt.NDArray[np.int8]:
     code += (gx > 0).view(np.uint8) * np.uint8(2)
     code += (gx < 0).view(np.uint8) * np.uint8(4)
     code += (ay > ax).view(np.uint8)
-    bins = _SECTOR.take(code)
+    # One table look-up over the codes, by OpenCV's, which costs a third of NumPy's take.
+    bins = np.asarray(cv2.LUT(code.reshape(-1, code.shape[-1]), _SECTOR_TABLE), np.int8).reshape(code.shape)
     tie = (ax == ay) & (ax > 0)
     if tie.any():
         ang = (np.arctan2(gy[tie], gx[tie]) + np.pi) * (_ORIENT_BINS / (2 * np.pi))

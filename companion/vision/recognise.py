@@ -228,13 +228,14 @@ class Recogniser:
             live_cands = [cands[n] for n in live.tolist()]
             confidence[live] = smeared(confidence[live], gray, live_cands, self.settings)
         out: list[Reading] = []
-        for n, c in enumerate(cands):
-            if rejected[n]:
-                continue
-            not_index = float(pr[n, NOT_INDEX])
-            r = int(np.argmax(pr[n, :NOT_INDEX]))
-            s = int(np.argmax(ps[n]))
-            conf = float(confidence[n])
+        kept = np.flatnonzero(~rejected)
+        ranks = np.argmax(pr[kept, :NOT_INDEX], axis=1).tolist()
+        suits = np.argmax(ps[kept], axis=1).tolist()
+        not_indices = pr[kept, NOT_INDEX].tolist()
+        for n, r, s, not_index, conf in zip(
+            kept.tolist(), ranks, suits, not_indices, confidence[kept].tolist(), strict=True
+        ):
+            c = cands[n]
             frame_cand = idx.Candidate(
                 (c.rank[0] / scale, c.rank[1] / scale),
                 (c.suit[0] / scale, c.suit[1] / scale),
