@@ -62,6 +62,7 @@ from companion.vision.arbitration import agree, by_pips, counted
 from companion.vision.backs import backs
 from companion.vision.cnn import Namer
 from companion.vision.geometry import joined_by_white, twins_joined, unnamed_white
+from companion.vision.heap import keep_freed_memory
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
     Motion,
@@ -140,6 +141,8 @@ class Recogniser:
                 raise FileNotFoundError(
                     f"card model {folder / name} is missing: rebuild it with python -m tools.vision_build"
                 )
+        # Each frame's arrays reuse the last frame's memory rather than fault in fresh pages.
+        keep_freed_memory()
         self.network = Network.load(folder / FINDER_FILE)
         self.namer = Namer.load(folder / NAMER_FILE)
         self.max_side = max_side
