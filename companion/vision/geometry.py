@@ -1,8 +1,10 @@
-"""Which corners read belong to one card when the camera looks at the table at a slant.
+"""Which corners read belong to one card when the camera looks at the table at a slant, and where card
+white lies that nothing was read on.
 
 Why apart: :mod:`companion.vision.reading` places two corners of a card by the index's own lie, which a
 slanting camera skews; this looks at the picture itself (the card's white) to settle what that leaves
-open, and is only asked when two cards of one name are seen.
+open: two cards of one name, or of one rank in the two suits of a colour, that may be one card's two
+corners; and stretches of card white no card was named on, to be read again closer.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from companion.vision.arbitration import Card, agree
 from companion.vision.reading import Reading, lie
 from companion.vision.types import Frame
 
-__all__ = ["joined_by_white", "twins_joined", "unnamed_white"]
+__all__ = ["inside", "joined_by_white", "twins_joined", "unnamed_white"]
 
 
 def joined_by_white(image: Frame, scale: float, groups: list[list[Reading]]) -> list[list[Reading]]:
@@ -151,7 +153,6 @@ def on_one_white(white: npt.NDArray[np.int32], scale: float, a: Reading, b: Read
     return bool(around(a) & around(b))
 
 
-
 def unnamed_white(
     image: Frame, named: Sequence[tuple[float, float]], card_width: float
 ) -> list[tuple[int, int, int, int]]:
@@ -172,7 +173,12 @@ def unnamed_white(
     for x0, y0, w, h, _ in (2 * stats[1:]).tolist():
         if min(w, h) < least or max(w, h) > most:
             continue
-        x1, y1 = x0 + w, y0 + h
-        if not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named):
-            found.append((x0, y0, x1, y1))
+        box = (x0, y0, x0 + w, y0 + h)
+        if not any(inside(point, box) for point in named):
+            found.append(box)
     return found
+
+
+def inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
+    """Whether ``point`` lies in ``box`` (x0, y0, x1, y1), its edges included."""
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]

@@ -5,8 +5,9 @@ several scales, its grey and ink, every candidate's patches). glibc's allocator 
 heap back to the system once more than 128 KiB lie free there, so the next frame's arrays were mapped
 anew and every page touched faulted in again: 50 to 4,700 minor page faults a first read of a table,
 depending on where earlier frames left the heap, some 0-10 ms of processor time a read on this
-machine and more on a Pi. Told to keep 64 MiB of free heap at its top and to trim only past 128 MiB,
-it faulted 6 times a read. The price is that much memory kept by the process (a Pi 4 has 1-8 GiB).
+machine and more on a Pi. Told to serve blocks under 32 MiB from its heap, to keep 64 MiB free at its
+top and to trim only past 128 MiB, it faulted at most about 200 pages a read (decision 46). The price
+is up to 128 MiB kept by the process (a Pi 4 has 1-8 GiB).
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ from companion.vision import index as idx
 from companion.vision.arbitration import agree, by_pips, counted
 from companion.vision.backs import backs
 from companion.vision.cnn import Namer
-from companion.vision.geometry import joined_by_white, twins_joined, unnamed_white
+from companion.vision.geometry import inside, joined_by_white, twins_joined, unnamed_white
 from companion.vision.heap import keep_freed_memory
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
@@ -418,7 +418,8 @@ class Recogniser:
         h, w = frame.shape[:2]
         reach = self.settings.motion.margin * CARD_ASPECT * width
         out = list(seen)
-        for x0, y0, x1, y1 in boxes:
+        for box in boxes:
+            x0, y0, x1, y1 = box
             gx0, gy0 = max(0, round(x0 - reach)), max(0, round(y0 - reach))
             gx1, gy1 = min(w, round(x1 + reach)), min(h, round(y1 + reach))
             crop = np.ascontiguousarray(frame[gy0:gy1, gx0:gx1])
@@ -426,11 +427,10 @@ class Recogniser:
             fresh = [
                 s
                 for s in (moved(t, gx0, gy0) for t in self._detect(crop, region=True))
-                if s.card is not None and x0 <= s.center[0] <= x1 and y0 <= s.center[1] <= y1
+                if s.card is not None and s.label not in names and inside(s.center, box)
             ]
-            fresh = [s for s in fresh if s.label not in names]
             if fresh:
-                out = [s for s in out if not (x0 <= s.center[0] <= x1 and y0 <= s.center[1] <= y1)] + fresh
+                out = [s for s in out if not inside(s.center, box)] + fresh
         (self._last_length, self._counts, self._pictures, self._cores, self._softness, self._sharp) = kept
         return out
 
