@@ -72,6 +72,10 @@ class Questions:
         """Cards laid while a correction is asked for, read once it is answered."""
         self._held_claim: tuple[int, int, bool] | None = None
         """A crib claim pegged while a crib card was unread: pegged again once the card is named."""
+        self.answered: tuple[str, Zone, str] | None = None
+        """The answer the last event gave and the game took: the card named, its zone, and what the camera
+        had read there ("" for nothing).  The camera keeps it for the card it asked about, so the same
+        card lying on is not asked about, or counted, again."""
 
     def _forget_questions(self) -> None:
         """No question, nothing held (a new match, or an undo)."""
@@ -99,12 +103,15 @@ class Questions:
 
     def _answer(self, card: str, zone: Zone) -> None:
         """The answer to the question: ``card`` is what lies in ``zone``; then the cards held meanwhile."""
+        question = self.correction
         self.correction = None
         if zone == CRIB_ZONE:
             # A card held back while the crib was asked about may be the one now named (turned up on the
             # wrong spot): it is a crib card, not the next starter.
             self._held = [(text, at) for text, at in self._held if text != card]
         self._landed(card, zone, corrected=True)
+        if self.correction is None and question is not None:
+            self.answered = (card, zone, question.seen)
         self._release_held()
         if self._held_claim is not None and self.correction is None:
             player, points, knob = self._held_claim

@@ -113,14 +113,22 @@ class Watch:
         """Cards given to the game and still on the table: not new however recently they came."""
         self._asked: set[int] = set()
         """The arrivals (cards nothing was read on) already asked about, by number."""
+        self._given: dict[tuple[Zone, str], tuple[float, float]] = {}
+        """Where the last card given to the game in each zone under each name ("unknown") lies: an
+        answer to the table's question about it names the thing lying there."""
+        self._answers: list[tuple[str, Zone, str]] = []
+        """Answers the game took, not yet passed to the tracker (they come on the loop's thread)."""
         self._lock = threading.Lock()
 
     # -- from the game loop ---------------------------------------------------------------------
     def follow(self, table: Any, event: Event | None) -> None:
         """A game-loop listener: take a fresh view of the game after each event (on the loop's thread)."""
         view = GameView.of(table)
+        answered = getattr(table, "answered", None)
         with self._lock:
             self.view = view
+            if answered is not None:
+                self._answers.append(answered)
 
     # -- from the camera -----------------------------------------------------------------------
     def see(
@@ -136,6 +144,9 @@ class Watch:
         :mod:`companion.vision.arrivals`): the table events they complete, in the order to post them."""
         with self._lock:
             view = self.view
+            answers, self._answers = self._answers, []
+        for card, zone, read in answers:
+            self._named(card, zone, read)
         at = clock.monotonic() if at is None else at
         fed_here = {c for c in self.tracker.on_table if c not in self.held}
         # A finished game's cards say nothing about the next game's cuts: nothing is ruled out then.
@@ -161,6 +172,19 @@ class Watch:
         if settled:
             out += self._gate(settled, view, at)
         return out
+
+    def _named(self, text: str, zone: Zone, read: str) -> None:
+        """The players answered the table's question about the card given to it in ``zone`` as ``read``
+        ("" when it could not be read): the thing lying there is ``text`` from now on, so it is neither
+        asked about again nor, read at last, given to the game as a second card."""
+        where = self._given.pop((zone, read or UNKNOWN), None)
+        if where is None or text in (UNKNOWN, "back"):
+            return
+        card = Card.parse(text)
+        if self.tracker.name(where, card):
+            if read and read != UNKNOWN:
+                self._fed.discard(Card.parse(read))
+            self._fed.add(card)
 
     def _unnoticed(
         self, arrivals: Sequence[Arrival], settled: list[CardAppeared | CardUnread], time: float
@@ -203,6 +227,7 @@ class Watch:
                 likely = tuple(str(c) for c in event.reading.candidates)
                 said = f"; {event.reading}" if likely else ""
                 self._report(f"a card {self._words(event.zone, view)} cannot be read{said}: asking")
+                self._given[(_zone(event.zone), UNKNOWN)] = event.position
                 out.append(CardLanded(UNKNOWN, _zone(event.zone), at=at, likely=likely))
                 continue
             why = ""
@@ -215,6 +240,7 @@ class Watch:
             words = self._words(event.zone, view)
             self._report(f"{event.card} {words}" + (f" ({why})" if why else ""))
             self._fed.add(event.card)
+            self._given[(_zone(event.zone), str(event.card))] = event.position
             out.append(CardLanded(event.card, _zone(event.zone), at=at, why=why))
         return out
 

@@ -224,6 +224,7 @@ class Table(ShowCards):
         so a replay interrupted by a power cut resumes after the last event that took effect.
         """
         self.notice = ""
+        self.answered = None
         self._event_cursor = cursor
         try:
             self._handle(event)
@@ -427,6 +428,8 @@ class Table(ShowCards):
         if player is None:
             self.notice = "a card cut for the deal is laid in front of the player who cut it"
             return
+        if self.game.cuts.get(player) == card:
+            return  # the same cut seen again where it lies (a hand passed over it)
         self._do([CutForDeal(player, card)])
 
     def _starter(self, card: Card, zone: Zone) -> None:

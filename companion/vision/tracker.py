@@ -153,6 +153,8 @@ class _Track:
     card: Card | None = None
     """Set once decided."""
     asked: bool = False
+    misread: Card | None = None
+    """The name the camera decided before the players named it otherwise: still this card if read so."""
     zone: Zone | None = None
     position: tuple[float, float] = (0.0, 0.0)
     last_seen: float = 0.0
@@ -214,6 +216,9 @@ class Tracker:
         """Cards the game says cannot newly lie on the table, each with the reason in a few words."""
         self._tracks: list[_Track] = []
         self._frames: deque[float] = deque(maxlen=256)
+        self._named_gone: deque[tuple[Card, tuple[float, float]]] = deque(maxlen=8)
+        """Cards the players named that have since left, and where they lay: if something unread comes
+        to rest there again, they are what it most likely is (a hand hid the card for a while)."""
 
     @property
     def on_table(self) -> dict[Card, Zone | None]:
@@ -270,6 +275,9 @@ class Tracker:
                 if t.card == card:
                     return t  # a card is in the pack once: wherever it is now, it is this card
             for t in self._tracks:
+                if t.misread == card and math.dist(t.where, centre) <= 2 * spot:
+                    return t  # read again as it was before the players named it
+            for t in self._tracks:
                 if t.card is None and t.lead == card and math.dist(t.where, centre) <= 2 * spot:
                     return t
         decided = [t for t in self._tracks if t.card is not None]
@@ -287,6 +295,22 @@ class Tracker:
         if card is None and named is not None and math.dist(named.where, centre) <= 0.35 * self.card_px:
             return named  # a card already named, not read in this frame
         return None
+
+    def name(self, position: tuple[float, float], card: Card) -> bool:
+        """The players said what lies at ``position``: the thing asked about there, or the card decided
+        there that did not fit the game, is ``card`` from now on -- neither asked about nor reported
+        again while it lies there, however it is read.  False if nothing asked about or decided lies
+        there, or ``card`` is already on the table elsewhere."""
+        if any(t.card == card for t in self._tracks):
+            return False
+        there = [t for t in self._tracks if t.card is not None or t.asked]
+        track = min(there, key=lambda t: math.dist(t.position, position), default=None)
+        if track is None or math.dist(track.position, position) > 0.8 * self.card_px:
+            return False
+        if track.card is not None:
+            track.misread = track.card
+        track.card, track.asked = card, True
+        return True
 
     def update(self, sightings: Iterable[Sighting], time: float) -> list[TableEvent]:
         """Take one frame's sightings at ``time`` (seconds); return the events it completes."""
@@ -339,6 +363,8 @@ class Tracker:
                 if gone_for >= self.leave_after:
                     events.append(CardLeft(track.card, track.zone, time))
                     self._tracks.remove(track)
+                    if track.asked or track.misread is not None:
+                        self._named_gone.append((track.card, track.position))
                 elif gone_for == 0 and time - track.streak_start >= self.appear_after:
                     self._maybe_moved(track, time, events)
                 continue
@@ -416,6 +442,10 @@ class Tracker:
         """What the frames said, the names the game allows first."""
         reading = track.reading()
         votes = sorted(reading.votes, key=lambda v: (v[0] in self.excluded, -v[1]))
+        near = [c for c, at in self._named_gone if math.dist(at, track.position) <= self.card_px]
+        named = [c for c in near if c not in self.on_table]
+        if named:  # the card the players named here before, hidden a while
+            votes = [(named[-1], 0.0, 0), *(v for v in votes if v[0] != named[-1])]
         ruled = tuple((c, self.excluded[c]) for c, _, _ in votes if c in self.excluded)
         return Reading(tuple(votes), reading.unread, ruled)
 

@@ -176,3 +176,69 @@ def test_a_card_nothing_was_read_on_is_asked_about_once_after_a_second_alone() -
         if n < 29:
             assert out == []  # a second, as for any card that stays unread
     assert landed(out) == [("unknown", "crib")]
+
+
+def _answered_cut() -> tuple[Watch, object, list[Event]]:
+    """Ann's cut card lies unread in front of her until it is asked about; she answers "As" with the
+    knob.  Returns the watch, the table and what the watch fed it."""
+    from companion.events import Correct
+
+    played = table()
+    watch = Watch(LAYOUT)
+    watch.follow(played, None)
+    fed: list[Event] = []
+    for n in range(45):
+        for event in watch.see([seen(UNKNOWN, NEAR, 0.4)], n / FPS, at=1.0):
+            fed.append(event)
+            played.handle(event)
+            watch.follow(played, event)
+    assert landed(fed) == [("unknown", "player0")]
+    question = played.correction
+    assert question is not None
+    answer = Correct("As", question.zone)
+    played.handle(answer)
+    watch.follow(played, answer)
+    assert played.correction is None
+    return watch, played, fed
+
+
+def _go_on(watch: Watch, played: object, frames: Sequence[Sequence[Sighting]], start: int) -> list[Event]:
+    from companion.app.table import Table
+
+    assert isinstance(played, Table)
+    fed: list[Event] = []
+    for n, sightings in enumerate(frames, start):
+        for event in watch.see(list(sightings), n / FPS, at=1.0):
+            fed.append(event)
+            played.handle(event)
+            watch.follow(played, event)
+    return fed
+
+
+def test_an_answered_card_read_surely_later_is_the_same_card_not_a_second_one() -> None:
+    """The frames that read the answered card at last name the card it lies as: nothing new."""
+    watch, played, _ = _answered_cut()
+    fed = _go_on(watch, played, [[seen("As", NEAR)] for _ in range(60)], 45)
+    assert landed(fed) == []
+    assert played.correction is None  # type: ignore[attr-defined]
+
+
+def test_an_answered_card_unread_again_after_a_hand_hid_it_is_offered_first_and_changes_nothing() -> None:
+    """A hand hides the answered card for a second and a half, past the time a card is taken to have
+    left; then it is seen unread again where it lay.  It may be something else now, so it is asked
+    about, with the card named there before first; the same answer again leaves the game as it was."""
+    from companion.app.table import Table
+    from companion.events import PegClaim
+
+    watch, played, _ = _answered_cut()
+    assert isinstance(played, Table)
+    before = played.game.snapshot()
+    frames = [[] for _ in range(45)] + [[seen(UNKNOWN, NEAR, 0.4)] for _ in range(60)]
+    fed = _go_on(watch, played, frames, 45)
+    asked = [e for e in fed if isinstance(e, CardLanded)]
+    assert [(e.card, e.zone, e.likely[:1]) for e in asked] == [("unknown", "player0", ("As",))]
+    question = played.correction
+    assert question is not None and question.choices[0] == "As"
+    played.handle(PegClaim(0))
+    assert played.correction is None and "does not fit" not in played.notice
+    assert played.game.snapshot() == before

@@ -235,3 +235,32 @@ def test_a_card_seen_only_once_at_each_spot_is_not_taken_while_it_slides() -> No
     ]
     events = run(frames)
     assert [(n, type(e)) for n, e in events] == [(7, CardAppeared)]  # the second frame at rest
+
+
+def test_a_card_the_players_renamed_is_still_that_card_when_read_as_before() -> None:
+    """The camera decided 7d where the players say the 7c lies: read 7d there again, it is the 7c
+    (nothing new); a 7d laid on the other side of the table is a card of its own."""
+    tracker = Tracker(LAYOUT)
+    events = run([[seen("7d", P1)] for _ in range(30)], tracker)
+    ((_, appeared),) = events
+    assert isinstance(appeared, CardAppeared)
+    assert not tracker.name(P2, Card.parse("7c"))  # nothing decided or asked about lies there
+    assert tracker.name(appeared.position, Card.parse("7c"))
+    assert tracker.on_table == {Card.parse("7c"): play_zone(1)}
+    later = [(n, e) for n in range(30, 90) for e in tracker.update([seen("7d", P1)], n / FPS)]
+    assert later == []
+    both = [seen(UNKNOWN, P1, 0.4), seen("7d", P2)]  # one name is taken once a frame: the surest
+    laid = [e for n in range(90, 130) for e in tracker.update(both, n / FPS)]
+    assert [(type(e), e.card, e.zone) for e in laid] == [(CardAppeared, Card.parse("7d"), play_zone(2))]
+
+
+def test_a_card_asked_about_and_named_is_not_asked_about_again_while_it_lies_there() -> None:
+    tracker = Tracker(LAYOUT)
+    events = run([[seen(UNKNOWN, P1, 0.4)] for _ in range(45)], tracker)
+    ((_, unread),) = events
+    assert isinstance(unread, CardUnread)
+    assert tracker.name(unread.position, Card.parse("As"))
+    later = [e for n in range(45, 150) for e in tracker.update([seen(UNKNOWN, P1, 0.4)], n / FPS)]
+    later += [e for n in range(150, 200) for e in tracker.update([seen("As", P1)], n / FPS)]
+    assert later == []
+    assert tracker.on_table == {Card.parse("As"): play_zone(1)}
