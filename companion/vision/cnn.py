@@ -20,13 +20,22 @@ perceptron first throws out what is plainly no index (its "not an index" class),
 the dozen or so that are left. The forward pass is a handful of matrix products, so the companion still
 needs nothing beyond NumPy; the weights are written by the build (``python -m tools.vision_build`` from
 the checkout), which trains them with PyTorch (the ``train`` extra).
+
+Why the same network also ships as an ONNX graph, run by OpenCV's DNN module (:class:`CompiledNamer`):
+OpenCV's own convolutions take half the time of the NumPy matrix products for a table's two dozen
+indices (a first read's namer: 13 -> 6 ms with the Pi's OpenCV 4.10 and with OpenCV 5's classic
+engine, one thread). The graph is written from the ``.npz`` by the build (:mod:`tools.vision_build.graph`);
+the NumPy pass stays the reference: a graph that does not give its probabilities is not used
+(:func:`load_namer`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from pathlib import Path
+from typing import Final, Protocol
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -34,7 +43,19 @@ from companion.vision.index import Candidate, patches, stretch
 from companion.vision.mlp import NOT_INDEX, SUIT_TEXTS
 from companion.vision.weights import Weights, softmax
 
-__all__ = ["CHANNELS", "HIDDEN", "LAYERS", "PATCH_H", "PATCH_W", "Namer", "cut", "inputs"]
+__all__ = [
+    "CHANNELS",
+    "HIDDEN",
+    "LAYERS",
+    "PATCH_H",
+    "PATCH_W",
+    "CompiledNamer",
+    "Namer",
+    "Naming",
+    "cut",
+    "inputs",
+    "load_namer",
+]
 
 F32 = npt.NDArray[np.float32]
 
@@ -143,3 +164,63 @@ class Namer(Weights):
             ranks.append(softmax(hidden @ self.rw.T + self.rb))
             suits.append(softmax(hidden @ self.sw.T + self.sb))
         return np.concatenate(ranks), np.concatenate(suits)
+
+
+class Naming(Protocol):
+    """What the recogniser asks of a namer: rank and suit probabilities of a batch of inputs."""
+
+    def predict(self, x: F32, batch: int = 256) -> tuple[F32, F32]: ...
+
+
+#: The graph's input and its two outputs, by name (as :mod:`tools.vision_build.graph` writes them).
+GRAPH_INPUT: Final = "patches"
+GRAPH_OUTPUTS: Final = ("rank", "suit")
+#: How far the graph's probabilities may stray from the NumPy pass's and still be the same network:
+#: float32 sums taken in another order differ by about 1e-5.
+GRAPH_TOLERANCE: Final = 1e-3
+
+
+class CompiledNamer:
+    """The namer's ONNX graph run by OpenCV's DNN module, on the calling thread (as OpenCV is told)."""
+
+    def __init__(self, path: Path) -> None:
+        # OpenCV 5 runs ONNX on a new engine by default, slower than its classic one for this network
+        # (13 against 6 ms a table); OpenCV 4 has only the classic one, and no engine argument.
+        classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+        self.net = (
+            cv2.dnn.readNetFromONNX(str(path))
+            if classic is None
+            else cv2.dnn.readNetFromONNX(str(path), classic)
+        )
+        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+
+    def predict(self, x: F32, batch: int = 256) -> tuple[F32, F32]:
+        """As :meth:`Namer.predict`."""
+        if len(x) == 0:
+            return np.zeros((0, NOT_INDEX + 1), np.float32), np.zeros((0, len(SUIT_TEXTS)), np.float32)
+        ranks, suits = [], []
+        for start in range(0, len(x), batch):
+            self.net.setInput(np.ascontiguousarray(x[start : start + batch]), GRAPH_INPUT)
+            rank, suit = self.net.forward(list(GRAPH_OUTPUTS))
+            ranks.append(np.asarray(rank, np.float32))
+            suits.append(np.asarray(suit, np.float32))
+        return np.concatenate(ranks), np.concatenate(suits)
+
+
+def load_namer(weights: Path, graph: Path | None = None) -> Naming:
+    """The namer of ``weights`` (``.npz``), run as ``graph`` (its ONNX form) where that is there, OpenCV
+    reads it, and it gives the weights' own probabilities on a few fixed random patches; else the
+    NumPy pass.  So a graph left behind by a rebuild of the weights is never used in their place."""
+    namer = Namer.load(weights)
+    if graph is None or not graph.is_file():
+        return namer
+    try:
+        compiled = CompiledNamer(graph)
+        probe = inputs(np.random.default_rng(0).integers(0, 256, (3, PATCH_H, PATCH_W, 3), np.uint8))
+        got, want = compiled.predict(probe), namer.predict(probe)
+    except cv2.error:
+        return namer
+    pairs = zip(got, want, strict=True)
+    same = all(g.shape == w.shape and bool(np.abs(g - w).max() <= GRAPH_TOLERANCE) for g, w in pairs)
+    return compiled if same else namer

@@ -60,7 +60,7 @@ from companion.vision import cnn, pips
 from companion.vision import index as idx
 from companion.vision.arbitration import agree, by_pips, counted
 from companion.vision.backs import backs
-from companion.vision.cnn import Namer
+from companion.vision.cnn import load_namer
 from companion.vision.geometry import inside, joined_by_white, twins_joined, unnamed_white
 from companion.vision.heap import keep_freed_memory
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
@@ -86,12 +86,14 @@ from companion.vision.settings import (
 from companion.vision.soft import sharpened, smeared, soft_spades, suits_by_shape
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
-__all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "Recogniser", "duplicates"]
+__all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "NAMER_GRAPH", "Recogniser", "duplicates"]
 
 #: The folder the shipped networks lie in, and their file names there.
 DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data"
 FINDER_FILE: Final = "index_net.npz"
 NAMER_FILE: Final = "index_cnn.npz"
+#: The namer as an ONNX graph, written from NAMER_FILE by the build: run by OpenCV, twice as fast.
+NAMER_GRAPH: Final = "index_cnn.onnx"
 #: An index's rank-to-suit distance as a share of its card's width (0.14-0.25 on the real deck and the
 #: demo deck), and a card's length over its width.
 INDEX_SHARE: Final = 0.18
@@ -144,7 +146,7 @@ class Recogniser:
         # Each frame's arrays reuse the last frame's memory rather than fault in fresh pages.
         keep_freed_memory()
         self.network = Network.load(folder / FINDER_FILE)
-        self.namer = Namer.load(folder / NAMER_FILE)
+        self.namer = load_namer(folder / NAMER_FILE, folder / NAMER_GRAPH)
         self.max_side = max_side
         self.backs = backs
         self.filmed = filmed

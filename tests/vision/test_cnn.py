@@ -1,15 +1,33 @@
-"""The index namer: its NumPy forward pass is the convolutional network PyTorch defines, and its input
-planes say what they claim (contrast-stretched grey, redness)."""
+"""The index namer: its NumPy forward pass is the convolutional network PyTorch defines, its input
+planes say what they claim (contrast-stretched grey, redness), and the graph OpenCV runs in its place
+is the same network."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from companion.vision.cnn import CHANNELS, LAYERS, PATCH_H, PATCH_W, Namer, _conv3, inputs
+from companion.vision import index as idx
+from companion.vision.cnn import (
+    CHANNELS,
+    LAYERS,
+    PATCH_H,
+    PATCH_W,
+    CompiledNamer,
+    Namer,
+    _conv3,
+    cut,
+    inputs,
+    load_namer,
+)
 from companion.vision.mlp import NOT_INDEX
+from companion.vision.recognise import DEFAULT_MODEL, NAMER_FILE, NAMER_GRAPH
+
+from .conftest import crop
 
 
 def _reference_conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -117,3 +135,40 @@ def test_the_numpy_namer_matches_pytorch_where_the_train_extra_is_installed() ->
     hidden = torch.relu(t.flatten(1) @ torch.from_numpy(namer.f1w).T + torch.from_numpy(namer.f1b))
     want = torch.softmax(hidden @ torch.from_numpy(namer.rw).T + torch.from_numpy(namer.rb), dim=1).numpy()
     assert np.allclose(namer.predict(x[:20])[0], want, atol=1e-5)
+
+
+def _card_patches(names: tuple[str, ...]) -> np.ndarray:
+    """The namer's patches of every index-like mark found on photos of real cards: indices, pips,
+    court detail, as a table gives them."""
+    out = []
+    for name in names:
+        image = crop(name)
+        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+        out.append(cut(image, idx.candidates(idx.ink(gray))))
+    return np.concatenate(out)
+
+
+def test_the_shipped_graph_gives_the_shipped_weights_probabilities_on_real_cards() -> None:
+    numpy_namer = Namer.load(DEFAULT_MODEL / NAMER_FILE)
+    graph = CompiledNamer(DEFAULT_MODEL / NAMER_GRAPH)
+    x = inputs(_card_patches(("As", "10h", "Qc", "7d", "Kh")))
+    assert len(x) > 40
+    want = numpy_namer.predict(x)
+    for batch in (1, 7, 256):
+        got = graph.predict(x, batch=batch)
+        for g, w in zip(got, want, strict=True):
+            assert g.shape == w.shape and np.abs(g - w).max() < 1e-4
+            assert np.array_equal(g.argmax(axis=1), w.argmax(axis=1))
+    empty = graph.predict(x[:0])
+    assert empty[0].shape == (0, NOT_INDEX + 1) and empty[1].shape == (0, 4)
+
+
+def test_the_recogniser_runs_the_graph_only_where_it_is_the_weights_network(tmp_path: Path) -> None:
+    assert isinstance(load_namer(DEFAULT_MODEL / NAMER_FILE, DEFAULT_MODEL / NAMER_GRAPH), CompiledNamer)
+    other = tmp_path / NAMER_FILE
+    _random_namer(5).save(other)
+    assert isinstance(load_namer(other, tmp_path / NAMER_GRAPH), Namer)  # no graph
+    shutil.copy(DEFAULT_MODEL / NAMER_GRAPH, tmp_path / NAMER_GRAPH)  # left from other weights
+    assert isinstance(load_namer(other, tmp_path / NAMER_GRAPH), Namer)
+    (tmp_path / NAMER_GRAPH).write_bytes(b"not a graph")
+    assert isinstance(load_namer(other, tmp_path / NAMER_GRAPH), Namer)

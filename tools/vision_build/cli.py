@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.vision.cnn import Namer
 from companion.vision.mlp import NOT_INDEX
+from companion.vision.recognise import NAMER_GRAPH
 from tools import vision_build
 from tools.vision_build.datasets import JOINED_CHUNKS, JUMBO_CHUNKS, REAL_CHUNKS, Samples, collect
 from tools.vision_build.options import DATA, DEFAULT, FINDER, NAMER, SHARED, Options
@@ -72,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     if not SHARED.is_dir():
         print(f"build: {SHARED} is missing (the card data set beside the repository)", file=sys.stderr)
         return 1
-    missing = [name for name in ("cairosvg", "PIL", "torch") if importlib.util.find_spec(name) is None]
+    needed = ("cairosvg", "PIL", "torch", "onnx")
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
         # Said before any work starts: the namer's training, which needs PyTorch, comes last.
         print(
@@ -126,4 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     for path, net in ((args.out / FINDER.name, finder), (args.out / NAMER.name, namer)):
         net.save(path)
         print(f"build: wrote {path} ({path.stat().st_size // 1024} KiB)")
+    # The namer as the recogniser loads it (subnormals flushed), as a graph OpenCV runs.
+    from tools.vision_build.graph import write_graph  # onnx: checked for above, with the train extra
+
+    graph = args.out / NAMER_GRAPH
+    write_graph(Namer.load(args.out / NAMER.name), graph)
+    print(f"build: wrote {graph} ({graph.stat().st_size // 1024} KiB)")
     return 0
