@@ -393,9 +393,9 @@ class Tracker:
             if len(track.named) + len(track.unnamed) < self.min_frames:
                 continue
             rest = self._at_rest(track, time - self.appear_after)
-            if rest is None:
+            if rest is None or track.asked:  # asked already in this loop, as another's corner
                 continue
-            track.asked, track.position, track.zone = True, rest, self._zone(rest)
+            self._asking(track, rest)
             events.insert(0, CardUnread(track.zone, time, rest, self._unread_reading(track), track.first))
 
     def _plain(self, track: _Track) -> bool:
@@ -432,11 +432,16 @@ class Tracker:
                 ):
                     other.asked = True
         elif not track.asked and time - track.streak_start >= self.ask_after:
-            track.asked, track.position, track.zone = True, rest, zone
-            for other in self._tracks:  # its other corner, if read apart, is the same card: asked once
-                if other.card is None and math.dist(other.where, rest) <= 1.6 * self.card_px:
-                    other.asked = True
+            self._asking(track, rest)
             events.append(CardUnread(zone, time, rest, self._unread_reading(track), track.first))
+
+    def _asking(self, track: _Track, rest: tuple[float, float]) -> None:
+        """``track``, lying at ``rest``, is about to be reported unread; its other corner, if read
+        apart, is the same card, asked about once."""
+        track.asked, track.position, track.zone = True, rest, self._zone(rest)
+        for other in self._tracks:
+            if other.card is None and math.dist(other.where, rest) <= 1.6 * self.card_px:
+                other.asked = True
 
     def _unread_reading(self, track: _Track) -> Reading:
         """What the frames said, the names the game allows first."""

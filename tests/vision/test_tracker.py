@@ -144,6 +144,18 @@ def test_an_unread_card_laid_after_a_named_one_beside_it_is_asked_about() -> Non
     assert [type(e) for e in events] == [CardAppeared, CardUnread]
 
 
+def test_an_unread_card_seen_at_both_corners_is_asked_about_once_when_a_later_card_is_read() -> None:
+    """A card lies unread, its two corners seen apart (some 120 pixels apart on a card 100 wide);
+    a card laid after it, across the table, is read surely.  The game needs the unread one first,
+    and it is one card: one question, then the card laid after it."""
+    corners = ((600.0, 560.0), (670.0, 650.0))
+    unread = [seen(UNKNOWN, at, confidence=0.4) for at in corners]
+    frames = [unread for _ in range(15)]
+    frames += [[*unread, seen("9h", P2)] for _ in range(15)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardUnread, CardAppeared]
+
+
 def test_a_name_read_only_unsurely_is_asked_about_with_that_name_first() -> None:
     frames = [[seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(60)]
     events = [e for _, e in run(frames)]
