@@ -437,10 +437,15 @@ class Tracker:
 
     def _asking(self, track: _Track, rest: tuple[float, float]) -> None:
         """``track``, lying at ``rest``, is about to be reported unread; its other corner, if read
-        apart, is the same card, asked about once."""
+        apart, is the same card, asked about once.  Its other corner came with it: something first
+        seen later beside it is a card laid over it (the play's cards overlap), asked about itself."""
         track.asked, track.position, track.zone = True, rest, self._zone(rest)
         for other in self._tracks:
-            if other.card is None and math.dist(other.where, rest) <= 1.6 * self.card_px:
+            if (
+                other.card is None
+                and abs(other.first - track.first) <= self.appear_after
+                and math.dist(other.where, rest) <= 1.6 * self.card_px
+            ):
                 other.asked = True
 
     def _unread_reading(self, track: _Track) -> Reading:

@@ -156,6 +156,16 @@ def test_an_unread_card_seen_at_both_corners_is_asked_about_once_when_a_later_ca
     assert [type(e) for e in events] == [CardUnread, CardAppeared]
 
 
+def test_an_unread_card_laid_beside_one_not_yet_asked_about_is_asked_about_too() -> None:
+    """Two unread cards in the play, the second laid a quarter of a second after the first, over its
+    corner (the play's cards overlap), both lying still: two questions, not one."""
+    first, second = (600.0, 560.0), (670.0, 560.0)
+    both = [seen(UNKNOWN, first, confidence=0.4), seen(UNKNOWN, second, confidence=0.4)]
+    frames = [both[:1] for _ in range(8)] + [both for _ in range(60)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardUnread, CardUnread]
+
+
 def test_a_name_read_only_unsurely_is_asked_about_with_that_name_first() -> None:
     frames = [[seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(60)]
     events = [e for _, e in run(frames)]
