@@ -1,7 +1,8 @@
 """The live table from pixels: the demo's film read through the camera feed, clean and degraded.
 
 For each condition (the film as drawn; blurred; a glare spot from a lamp; sensor noise; heavy JPEG; the
-camera tilted; the table bumped now and then; a player leaning over it) the whole demo game (or its
+camera tilted; the table bumped now and then; a player leaning over it; and, apart from the pictures,
+every spade reported unread, as a deck the camera cannot name would be) the whole demo game (or its
 first ``--deals``) is read by the real card recognition through
 :class:`~companion.app.camera.CameraFeed` -- the code the Pi runs -- into the table, and every card the
 camera gave the game is checked against the film:
@@ -45,7 +46,7 @@ from companion.app.table import Table
 from companion.app.view import deal_rows
 from companion.events import CardLanded, CardLifted, Event
 from companion.vision.recognise import Recogniser
-from companion.vision.types import Frame, Sighting
+from companion.vision.types import UNKNOWN, Frame, Sighting
 from tools.synthesis import motion_blur
 
 Degrade = Callable[[Frame, np.random.Generator], Frame]
@@ -140,7 +141,10 @@ CONDITIONS: dict[str, Degrade | None] = {
     "tilt": _tilt,
     "bump": _Bumps(),
     "lean": _Leaning(),
+    "spades": None,
 }
+#: Conditions of the reading, not the pictures: the suits whose every card is reported unread.
+UNREAD: dict[str, str] = {"spades": "s"}
 
 
 class _Film(TableFilm):
@@ -182,7 +186,12 @@ def _deals(recording: Recording, deals: int | None) -> Recording:
 
 
 def run(
-    name: str, degrade: Degrade | None, recording: Recording, recogniser: Recogniser, slow_ms: float = 300.0
+    name: str,
+    degrade: Degrade | None,
+    recording: Recording,
+    recogniser: Recogniser,
+    slow_ms: float = 300.0,
+    unread: str = "",
 ) -> dict[str, float]:
     film = _Film(recording, degrade)
     table = Table(
@@ -226,7 +235,7 @@ def run(
     loop.start()
     started = time.perf_counter()
     try:
-        frames = play_film(film, loop, _reader(recogniser), answers=answers)
+        frames = play_film(film, loop, _reader(recogniser, unread), answers=answers)
         loop.wait_idle(30)
     finally:
         loop.stop()
@@ -262,10 +271,17 @@ def run(
     }
 
 
-def _reader(recogniser: Recogniser) -> Callable[[FilmFrame], list[Sighting]]:
+def _reader(recogniser: Recogniser, unread: str = "") -> Callable[[FilmFrame], list[Sighting]]:
+    """The recogniser reading each picture; every card of a suit in ``unread`` reported unread."""
+
     def read(shot: FilmFrame) -> list[Sighting]:
         assert shot.frame is not None
-        return recogniser.detect(shot.frame)
+        sightings = recogniser.detect(shot.frame)
+        if not unread:
+            return sightings
+        hidden = [s.card is not None and s.card.suit.value in unread for s in sightings]
+        pairs = zip(sightings, hidden, strict=True)
+        return [replace(s, seen=UNKNOWN, confidence=0.5) if h else s for s, h in pairs]
 
     return read
 
@@ -290,7 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, str] = {}
     for name in names:
         # A camera of its own for each condition: a recogniser keeps the table it last read.
-        result = run(name, CONDITIONS[name], recording, Recogniser(filmed=True), args.slow)
+        result = run(
+            name, CONDITIONS[name], recording, Recogniser(filmed=True), args.slow, UNREAD.get(name, "")
+        )
         figures[name] = (
             f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked, "
             f"{result['deals_right']}/{result['deals']} deals right; landing to board median "

@@ -146,6 +146,8 @@ class _Track:
     id: int = field(default_factory=lambda: next(_ids))
     named: deque[tuple[float, tuple[float, float]]] = field(default_factory=lambda: deque(maxlen=64))
     unnamed: deque[tuple[float, tuple[float, float]]] = field(default_factory=lambda: deque(maxlen=64))
+    corners: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=16))
+    """Where its other corner was seen, in frames where one corner already stood for it."""
     votes: dict[Card, list[float]] = field(default_factory=dict)
     weak: dict[Card, list[float]] = field(default_factory=dict)
     """Names read too unsurely to count as votes: hints of what to ask, never a decision."""
@@ -284,7 +286,11 @@ class Tracker:
         named = min(decided, key=lambda t: math.dist(t.where, centre), default=None)
         xs, ys = [p[0] for p in s.corners], [p[1] for p in s.corners]
         corner = max(max(xs) - min(xs), max(ys) - min(ys)) < 0.6 * self.card_px
-        if card is None and corner and named is not None and math.dist(named.where, centre) <= spot:
+        # Something unread beside a card already named is one of its corners only where that card was
+        # seen: at a spot it never was, it is a card laid over it since (the play's cards overlap each
+        # other's corners), to be asked about in its turn.
+        there = named is not None and self._seen_at(named, centre)
+        if card is None and corner and there and named is not None and math.dist(named.where, centre) <= spot:
             return named  # an index read unsurely beside a card already named: one of its corners
         undecided = [
             t for t in self._tracks if t.card is None and t.id not in taken and not (card and t.asked)
@@ -292,9 +298,15 @@ class Tracker:
         near = min(undecided, key=lambda t: math.dist(t.where, centre), default=None)
         if near is not None and math.dist(near.where, centre) <= spot:
             return near
-        if card is None and named is not None and math.dist(named.where, centre) <= 0.35 * self.card_px:
+        if card is None and there:
             return named  # a card already named, not read in this frame
         return None
+
+    def _seen_at(self, track: _Track, centre: tuple[float, float]) -> bool:
+        """Whether ``track`` was seen at ``centre`` (within a third of a card)."""
+        near = 0.35 * self.card_px
+        spots = itertools.chain((p for _, p in track.named), (p for _, p in track.unnamed), track.corners)
+        return any(math.dist(p, centre) <= near for p in spots)
 
     def name(self, position: tuple[float, float], card: Card) -> bool:
         """The players said what lies at ``position``: the thing asked about there, or the card decided
@@ -337,6 +349,7 @@ class Tracker:
                 track = _Track(first=time, streak_start=time)
                 self._tracks.append(track)
             elif track.id in taken:
+                track.corners.append(s.center)
                 continue  # a second corner of a thing already seen in this frame
             taken.add(track.id)
             if track.card is None and time - track.last_seen > self.leave_after / 2:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from companion.cards import Card
@@ -164,6 +165,17 @@ def test_an_unread_card_laid_beside_one_not_yet_asked_about_is_asked_about_too()
     frames = [both[:1] for _ in range(8)] + [both for _ in range(60)]
     events = [e for _, e in run(frames)]
     assert [type(e) for e in events] == [CardUnread, CardUnread]
+
+
+def test_an_unread_card_laid_over_a_named_cards_corner_is_asked_about() -> None:
+    """The 3c lies read in the play; the next card, unreadable, is laid over its corner, its index
+    three quarters of a card along the row: a card of its own, asked about, not a corner of the 3c."""
+    named, laid = (566.0, 527.0), (641.0, 527.0)
+    frames = [[seen("3c", named)] for _ in range(30)]
+    frames += [[seen("3c", named), seen(UNKNOWN, laid, confidence=0.5)] for _ in range(60)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardAppeared, CardUnread]
+    assert math.dist(events[1].position, laid) < 5
 
 
 def test_a_name_read_only_unsurely_is_asked_about_with_that_name_first() -> None:
