@@ -266,10 +266,17 @@ class Tracker:
         limit = self.still * self._scale()
         if all(abs(p[0] - mid[0]) <= limit and abs(p[1] - mid[1]) <= limit for p in recent[-3:]):
             return mid
+        # Read at two spots by turns (its index in one frame, a mark beside it in the next), it lies
+        # still all the same: each of its last positions is one it was already seen at.  A card
+        # sliding into place is never seen at the same spot twice.
+        again = limit / 4
+        before = [p for _, p in seen][:-3]
+        if all(any(math.dist(p, q) <= again for q in before) for p in recent[-3:]):
+            return mid
         return None
 
     # -- which track a sighting belongs to ----------------------------------------------------------
-    def _match(self, s: Sighting, card: Card | None, taken: set[int]) -> _Track | None:
+    def _match(self, s: Sighting, card: Card | None, taken: set[int], time: float) -> _Track | None:
         centre = s.center
         spot = 0.8 * self.card_px
         if card is not None:
@@ -292,9 +299,16 @@ class Tracker:
         there = named is not None and self._seen_at(named, centre)
         if card is None and corner and there and named is not None and math.dist(named.where, centre) <= spot:
             return named  # an index read unsurely beside a card already named: one of its corners
+        # A name read beside a thing asked about, or one lying unread a while where it was never seen,
+        # is another card, laid over it.
         undecided = [
-            t for t in self._tracks if t.card is None and t.id not in taken and not (card and t.asked)
-        ]  # a name read beside a card already asked about is another card, laid over it
+            t
+            for t in self._tracks
+            if t.card is None
+            and t.id not in taken
+            and not (card and t.asked)
+            and not (card and time - t.first > self.appear_after and not self._seen_at(t, centre))
+        ]
         near = min(undecided, key=lambda t: math.dist(t.where, centre), default=None)
         if near is not None and math.dist(near.where, centre) <= spot:
             return near
@@ -344,7 +358,7 @@ class Tracker:
         for number, (s, card) in enumerate([*named, *unread]):
             hint = card if number >= len(named) else None
             card = None if hint is not None else card
-            track = self._match(s, card, taken)
+            track = self._match(s, card, taken, time)
             if track is None:
                 track = _Track(first=time, streak_start=time)
                 self._tracks.append(track)

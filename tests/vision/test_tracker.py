@@ -178,6 +178,29 @@ def test_an_unread_card_laid_over_a_named_cards_corner_is_asked_about() -> None:
     assert math.dist(events[1].position, laid) < 5
 
 
+def test_a_card_read_laid_beside_an_unread_one_is_a_card_of_its_own() -> None:
+    """A crib card lies unread; a quarter of a second later the next is turned up beside it, its index
+    three quarters of a card along, and read: it is not taken for the unread one.  The unread card,
+    turned up first, is asked about first."""
+    unread, laid = (867.0, 314.0), (941.0, 312.0)
+    frames = [[seen(UNKNOWN, unread, confidence=0.5)] for _ in range(8)]
+    frames += [[seen(UNKNOWN, unread, confidence=0.5), seen("7d", laid)] for _ in range(30)]
+    events = [e for _, e in run(frames)]
+    assert [type(e) for e in events] == [CardUnread, CardAppeared]
+    assert math.dist(events[0].position, unread) < 5
+    assert isinstance(events[1], CardAppeared) and events[1].card == Card.parse("7d")
+
+
+def test_an_unread_card_read_at_two_spots_by_turns_is_still_at_rest_and_asked_about() -> None:
+    """Something unread whose reading lands on its index in some frames and on a mark beside it in
+    others (60 pixels apart) lies still all the same: asked about once, after about a second."""
+    spots = ((714.0, 97.0), (751.0, 144.0))
+    frames = [[seen(UNKNOWN, spots[(n // 2) % 2], confidence=0.5)] for n in range(60)]
+    events = run(frames)
+    assert [type(e) for _, e in events] == [CardUnread]
+    assert 0.9 <= events[0][0] / FPS <= 1.3
+
+
 def test_a_name_read_only_unsurely_is_asked_about_with_that_name_first() -> None:
     frames = [[seen("4c", (300.0, 360.0), confidence=0.5)] for _ in range(60)]
     events = [e for _, e in run(frames)]
