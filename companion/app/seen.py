@@ -113,9 +113,9 @@ class Watch:
         """Cards given to the game and still on the table: not new however recently they came."""
         self._asked: set[int] = set()
         """The arrivals (cards nothing was read on) already asked about, by number."""
-        self._given: dict[tuple[Zone, str], tuple[float, float]] = {}
-        """Where the last card given to the game in each zone under each name ("unknown") lies: an
-        answer to the table's question about it names the thing lying there."""
+        self._given: dict[tuple[Zone, str], list[tuple[float, float]]] = {}
+        """Where the cards given to the game in each zone under each name ("unknown") lie, in the order
+        given, which is the order the table asks about them: an answer names the first still asked."""
         self._answers: list[tuple[str, Zone, str]] = []
         """Answers the game took, not yet passed to the tracker (they come on the loop's thread)."""
         self._lock = threading.Lock()
@@ -177,9 +177,10 @@ class Watch:
         """The players answered the table's question about the card given to it in ``zone`` as ``read``
         ("" when it could not be read): the thing lying there is ``text`` from now on, so it is neither
         asked about again nor, read at last, given to the game as a second card."""
-        where = self._given.pop((zone, read or UNKNOWN), None)
-        if where is None or text in (UNKNOWN, "back"):
+        given = self._given.get((zone, read or UNKNOWN))
+        if not given or text in (UNKNOWN, "back"):
             return
+        where = given.pop(0)
         card = Card.parse(text)
         if self.tracker.name(where, card):
             if read and read != UNKNOWN:
@@ -227,7 +228,7 @@ class Watch:
                 likely = tuple(str(c) for c in event.reading.candidates)
                 said = f"; {event.reading}" if likely else ""
                 self._report(f"a card {self._words(event.zone, view)} cannot be read{said}: asking")
-                self._given[(_zone(event.zone), UNKNOWN)] = event.position
+                self._given.setdefault((_zone(event.zone), UNKNOWN), []).append(event.position)
                 out.append(CardLanded(UNKNOWN, _zone(event.zone), at=at, likely=likely))
                 continue
             why = ""
@@ -240,7 +241,7 @@ class Watch:
             words = self._words(event.zone, view)
             self._report(f"{event.card} {words}" + (f" ({why})" if why else ""))
             self._fed.add(event.card)
-            self._given[(_zone(event.zone), str(event.card))] = event.position
+            self._given[(_zone(event.zone), str(event.card))] = [event.position]
             out.append(CardLanded(event.card, _zone(event.zone), at=at, why=why))
         return out
 

@@ -242,3 +242,36 @@ def test_an_answered_card_unread_again_after_a_hand_hid_it_is_offered_first_and_
     played.handle(PegClaim(0))
     assert played.correction is None and "does not fit" not in played.notice
     assert played.game.snapshot() == before
+
+
+def test_answers_about_two_unread_cards_in_one_zone_name_each_the_card_it_was_about() -> None:
+    """Bob lays two cards running (Ann has said go), neither readable; Ann's next card is read before
+    either is asked about, so both are asked about at once, in the order laid, before hers.  Each
+    answer names the thing it was about, so each, read at last, is the card it was named."""
+    from companion.events import Correct
+
+    played = table()
+    feed(played, lay("player0 2c", "player1 Kd", "starter 5c"))  # Ann cut low and dealt: Bob leads
+    watch = Watch(LAYOUT)
+    watch.follow(played, None)
+    first, second = (560.0, 130.0), (700.0, 130.0)
+    both = [seen(UNKNOWN, first, 0.4), seen(UNKNOWN, second, 0.4)]
+    frames = [both[:1] for _ in range(10)] + [both for _ in range(10)]
+    frames += [[*both, seen("9h", NEAR)] for _ in range(40)]
+    answers = iter(("7d", "6s"))
+    for n, sightings in enumerate(frames):
+        for event in watch.see(list(sightings), n / FPS, at=1.0):
+            played.handle(event)
+            watch.follow(played, event)
+            while played.correction is not None:
+                answer = Correct(next(answers), played.correction.zone)
+                played.handle(answer)
+                watch.follow(played, answer)
+    assert [str(c) for _, c in played.game.snapshot().deal_cards] == ["7d", "6s", "9h"]
+    watch.see([], len(frames) / FPS, at=1.0)  # the answers reach the tracker with the next frame
+    on_table = watch.tracker.on_table
+    bob, ann = Zone.PLAYER1, Zone.PLAYER0
+    assert on_table == {Card.parse("7d"): bob, Card.parse("6s"): bob, Card.parse("9h"): ann}
+    later = [[seen("7d", first), seen("6s", second), seen("9h", NEAR)] for _ in range(30)]
+    fed = _go_on(watch, played, later, len(frames) + 1)
+    assert landed(fed) == [] and played.correction is None
