@@ -22,6 +22,7 @@ from companion.events import CardLanded, CardLifted, Event, TableNotice
 from companion.rules.game import Play
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import compose, wood
+from companion.vision.types import UNKNOWN, Sighting
 from tools.synthesis import motion_blur
 
 from .helpers import table
@@ -178,6 +179,35 @@ def test_deals_filmed_through_a_soft_lens_are_read_right_with_at_most_one_questi
     answers, rows, referee = _two_demo_deals(_Soft)
     assert len(answers) <= 1, answers
     assert rows == referee
+
+
+def test_a_deck_whose_spades_cannot_be_read_is_asked_about_each_spade_once_and_keeps_step() -> None:
+    """Every spade reported unread, as with a deck the camera cannot name: the play's and the crib's
+    cards overlap, so an unread card lies beside, or half over, another card, read or unread.  Each
+    spade laid is asked about once, in its turn, and each deal scores as the referee scored it."""
+    whole = demo_recording()
+    starters = [i for i, e in enumerate(whole.events) if isinstance(e, CardLanded) and e.zone == "starter"]
+    deals = replace(whole, events=whole.events[: starters[2]])
+    spades = [str(e.card) for e in deals.events if isinstance(e, CardLanded) and str(e.card).endswith("s")]
+    recogniser = Recogniser(filmed=True)
+
+    def read(shot: FilmFrame) -> list[Sighting]:
+        seen = recogniser.detect(shot.frame)
+        return [replace(s, seen=UNKNOWN, confidence=0.5) if str(s.seen).endswith("s") else s for s in seen]
+
+    played = table()
+    loop = GameLoop(played)
+    loop.start()
+    answers: list[str] = []
+    try:
+        play_film(TableFilm(deals), loop, read, answers=answers)
+        assert loop.wait_idle()
+    finally:
+        loop.stop()
+    assert not loop.errors
+    assert [a.rsplit(" -- ", 1)[1] for a in answers] == spades, answers
+    rows = [tuple(r["scores"]) for r in deal_rows(played.game)][:2]
+    assert rows == [tuple(r) for r in whole.deal_scores[:2]]
 
 
 def test_one_misread_frame_among_good_ones_makes_no_wrong_score_and_no_question() -> None:
