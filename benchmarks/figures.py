@@ -125,9 +125,10 @@ BENCHES = (
         "live",
         "bench_live.py",
         "The demo game filmed and read through the camera feed the Pi runs, clean and with blur, glare, "
-        "noise, JPEG, a tilted camera, the table bumped now and then and a player leaning over it: cards "
-        "decided right, wrong and asked about, and a card landing to the board (target: no wrong "
-        "decision, at most one question a game, under 300 ms).",
+        "noise, JPEG, a tilted camera, the table bumped now and then and a player leaning over it, and "
+        "with every spade reported unread (a deck the camera cannot name): cards decided right, wrong "
+        "and asked about, and a card landing to the board (target: no wrong decision, at most one "
+        "question a game but for the unread spades, under 300 ms).",
         (),
         ("--deals", "3", "--only", "clean,tilt"),
         20.0,
