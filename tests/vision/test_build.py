@@ -20,11 +20,13 @@ import pytest
 
 from companion.vision import cnn
 from companion.vision import index as idx
-from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS
+from companion.vision.mlp import RANK_TEXTS, SUIT_TEXTS
 from companion.vision.recognise import DEFAULT_MODEL, NAMER_FILE, NAMER_GRAPH
 from tools.vision_build import cli, datasets, decks, drawing, graph, scenes
 from tools.vision_build.options import CARD_W, Options
 from tools.vision_build.typefaces import typeface_files
+
+from .conftest import random_namer
 
 _WITH_EZH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 _WITHOUT_EZH = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
@@ -294,27 +296,8 @@ def test_a_build_without_the_train_extra_says_what_to_install_before_any_work(
 
 
 def test_a_graph_written_from_weights_runs_those_weights(tmp_path: Path) -> None:
+    namer = random_namer(6)
     rng = np.random.default_rng(6)
-
-    def w(*shape: int) -> npt.NDArray[np.float32]:
-        return (rng.normal(size=shape) * 0.3).astype(np.float32)
-
-    c = (cnn.CHANNELS, *cnn.LAYERS)
-    cells = (cnn.PATCH_H // 8) * (cnn.PATCH_W // 8)
-    namer = cnn.Namer(
-        c0w=w(c[1], c[0], 3, 3),
-        c0b=w(c[1]),
-        c1w=w(c[2], c[1], 3, 3),
-        c1b=w(c[2]),
-        c2w=w(c[3], c[2], 3, 3),
-        c2b=w(c[3]),
-        f1w=w(cnn.HIDDEN, c[3] * cells),
-        f1b=w(cnn.HIDDEN),
-        rw=w(NOT_INDEX + 1, cnn.HIDDEN),
-        rb=w(NOT_INDEX + 1),
-        sw=w(4, cnn.HIDDEN),
-        sb=w(4),
-    )
     namer.save(tmp_path / NAMER_FILE)
     graph.write_graph(namer, tmp_path / NAMER_GRAPH)
     x = cnn.inputs(rng.integers(0, 256, (9, cnn.PATCH_H, cnn.PATCH_W, 3), np.uint8))

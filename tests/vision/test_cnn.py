@@ -14,7 +14,6 @@ import pytest
 from companion.vision import index as idx
 from companion.vision.cnn import (
     CHANNELS,
-    LAYERS,
     PATCH_H,
     PATCH_W,
     CompiledNamer,
@@ -27,7 +26,7 @@ from companion.vision.cnn import (
 from companion.vision.mlp import NOT_INDEX
 from companion.vision.recognise import DEFAULT_MODEL, NAMER_FILE, NAMER_GRAPH
 
-from .conftest import crop
+from .conftest import crop, random_namer
 
 
 def _reference_conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -57,32 +56,8 @@ def test_the_convolution_is_the_one_pytorch_defines() -> None:
     assert np.allclose(got, _reference_conv(x, w, b), atol=1e-4)
 
 
-def _random_namer(seed: int) -> Namer:
-    rng = np.random.default_rng(seed)
-    c = (CHANNELS, *LAYERS)
-    cells = (PATCH_H // 8) * (PATCH_W // 8)
-
-    def w(*shape: int) -> np.ndarray:
-        return (rng.normal(size=shape) * 0.3).astype(np.float32)
-
-    return Namer(
-        c0w=w(c[1], c[0], 3, 3),
-        c0b=w(c[1]),
-        c1w=w(c[2], c[1], 3, 3),
-        c1b=w(c[2]),
-        c2w=w(c[3], c[2], 3, 3),
-        c2b=w(c[3]),
-        f1w=w(128, c[3] * cells),
-        f1b=w(128),
-        rw=w(NOT_INDEX + 1, 128),
-        rb=w(NOT_INDEX + 1),
-        sw=w(4, 128),
-        sb=w(4),
-    )
-
-
 def test_predictions_are_probabilities_whatever_the_batch(tmp_path: Path) -> None:
-    namer = _random_namer(2)
+    namer = random_namer(2)
     rng = np.random.default_rng(3)
     patches = rng.integers(0, 256, (7, PATCH_H, PATCH_W, 3), np.uint8)
     pr, ps = namer.predict(inputs(patches))
@@ -166,7 +141,7 @@ def test_the_shipped_graph_gives_the_shipped_weights_probabilities_on_real_cards
 def test_the_recogniser_runs_the_graph_only_where_it_is_the_weights_network(tmp_path: Path) -> None:
     assert isinstance(load_namer(DEFAULT_MODEL / NAMER_FILE, DEFAULT_MODEL / NAMER_GRAPH), CompiledNamer)
     other = tmp_path / NAMER_FILE
-    _random_namer(5).save(other)
+    random_namer(5).save(other)
     assert isinstance(load_namer(other, tmp_path / NAMER_GRAPH), Namer)  # no graph
     shutil.copy(DEFAULT_MODEL / NAMER_GRAPH, tmp_path / NAMER_GRAPH)  # left from other weights
     assert isinstance(load_namer(other, tmp_path / NAMER_GRAPH), Namer)
