@@ -112,36 +112,37 @@ class ScaleSettings:
     soft_over: float = 0.095
     """A frame whose surest indices are blurred by more than this share of their rank-to-suit
     distance (the median of :func:`companion.vision.index.suit_blur` over ``soft_sample`` of them) is
-    read again at the working scale sharpened by an unsharp mask sized to that blur, and that reading
-    replaces the first (the coarse and enlarged readings are of the frame as it was). Why: out of
-    focus, a rank glyph runs into its suit mark or washes under the ink threshold, and no pair of
-    marks is left to read; sharpened, the marks stand apart. On the tuning tables (seeds 0-29, cards
-    110 pixels wide) at a defocus of 2.5 pixels, 41 of the 59 cards the camera's path lost were lost
-    so. A sharp table measures 0.04, a defocus of 1.5 pixels 0.087 (nothing lost there; sharpening it
-    cost cards and named two wrong), 2 pixels 0.107, 2.5 pixels 0.123, 3 pixels 0.135."""
-    soft_under: float = 0.12
-    """A frame blurred past this is not sharpened. Why: there sharpening finds more suit marks whose
-    filled notches it cannot bring back, and the network reads a club so as a spade (the camera's path
-    keeps the network's suit: see SuitSettings.spade_blur), while rank glyphs sharpened that far are
-    misread (a 3 as a 5). Sharpened, clubs' notches stayed deeper than spades' at 0.107, in part at
-    0.123, not at 0.135 (tuning tables); sharpening every soft frame named 23 wrong at 3 pixels on the
-    camera's path where reading it as it was named 16, and more of a photo's cards wrong at 3.5."""
+    read again at the working scale with the lens's blur taken out (:func:`companion.vision.soft.
+    deblurred`), and that reading replaces the first (the coarse and enlarged readings are of the
+    frame as it was). Why: out of focus, a rank glyph runs into its suit mark or washes under the ink
+    threshold, no pair of marks is left to read, and a club's notches fill in so that it reads as a
+    spade. A sharp table measures 0.04, a defocus of 1.5 pixels 0.087 (nothing lost there), 2 pixels
+    0.107, 2.5 pixels 0.123, 3 pixels 0.135 (tuning tables, cards 110 pixels wide)."""
     soft_spread: float = 1.5
-    """A frame is sharpened only where its suit marks' edges spread alike every way
+    """A frame is deblurred only where its suit marks' edges spread alike every way
     (:func:`companion.vision.index.spread_ratio` at most this): out of focus, not smeared. Why: a
-    smear blurs one way only, an unsharp mask sharpens every way, and a frame smeared 7-9 pixels read
-    sharpened named more cards wrong (tuning tables, camera's path: 8 to 11 at 7 pixels). Measured
-    there, evenly out of focus 1.1-1.4, smeared 5-9 pixels 1.54 and over."""
+    smear blurs one way only and a lens's disc is the same every way; a frame smeared 7-9 pixels read
+    sharpened every way named more cards wrong (tuning tables, camera's path: 8 to 11 at 7 pixels).
+    Measured there, evenly out of focus 1.1-1.4, smeared 5-9 pixels 1.54 and over."""
     soft_sample: int = 5
     """See ``soft_over``."""
-    unsharp_sigma: float = 1.0
-    """The sharpening: the image and ``unsharp_amount`` times its difference from its Gaussian blur,
-    of a sigma this many times the frame's blur in pixels. On the tuning tables a fixed sigma of 1.5
-    and 2 pixels (amounts 1 and 1.5) read 271 and 311 of 315 cards of a photo at 2.5 pixels' defocus
-    (214 unsharpened) but named wrong at 3 pixels; sized to the blur, the sharpened marks measure
-    about 0.02 less blurred (0.123 to 0.104 at 2.5 pixels)."""
-    unsharp_amount: float = 1.5
-    """See ``unsharp_sigma``."""
+    sharp_share: float = 0.04
+    """What a sharp index's suit mark measures (:func:`companion.vision.index.suit_blur`): its print's
+    own edge and the camera's pixels. The lens's share is what is measured beyond it, as blurs add in
+    squares."""
+    disc_per_spread: float = 1.15
+    """The radius of the lens's disc, in pixels, per pixel of edge spread measured beyond
+    ``sharp_share``. Why 1.15: the measure takes a disc's edge to be narrower than its radius (tuning
+    tables defocused by discs of 1.5, 2, 2.5 and 3 pixels measured 1.44, 1.75, 2.19 and 2.5), and a
+    disc taken too small leaves clubs' notches filled while one taken too large rings: at 2.5 pixels
+    (tuning tables, camera's path) 1.0 found 380 of 390 cards with 2 wrong, 1.15 found 382 with none,
+    1.3 found 369 with 3 wrong; at 3 pixels 1.0 found 316 with 34 wrong, 1.15 356 with 17."""
+    deblur_noise: float = 0.01
+    """How much the deblurring holds back where the lens passes little of a detail (the Wiener
+    filter's ratio of noise to picture): less brings back more, and amplifies a sensor's noise more.
+    Tuning tables, camera's path, at 3 pixels: 0.003 found 366 of 390 cards with 7 wrong, 0.01 356
+    with 17, 0.03 324 with 37; at 2.5 pixels 0.003 named one wrong and one twice, 0.01 and 0.03 none.
+    The middle is kept: a real camera's noise is more than a drawn table's."""
 
 
 @dataclass(frozen=True, slots=True)
