@@ -31,6 +31,7 @@ the NumPy pass stays the reference: a graph that does not give its probabilities
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -151,19 +152,24 @@ class Namer(Weights):
 
     def predict(self, x: F32, batch: int = 256) -> tuple[F32, F32]:
         """Rank probabilities (n, 14; the last is "not an index") and suit probabilities (n, 4)."""
-        if len(x) == 0:
-            return np.zeros((0, NOT_INDEX + 1), np.float32), np.zeros((0, len(SUIT_TEXTS)), np.float32)
-        ranks, suits = [], []
-        for start in range(0, len(x), batch):
-            h = x[start : start + batch].transpose(1, 0, 2, 3)
-            for w, b in ((self.c0w, self.c0b), (self.c1w, self.c1b), (self.c2w, self.c2b)):
-                h = _pool2(_conv3(h, w, b))
-            # Flattened channel-first within each patch, as PyTorch's flatten of (n, C, H, W) orders it.
-            flat = h.transpose(1, 0, 2, 3).reshape(h.shape[1], -1)
-            hidden = np.maximum(flat @ self.f1w.T + self.f1b, 0.0)
-            ranks.append(softmax(hidden @ self.rw.T + self.rb))
-            suits.append(softmax(hidden @ self.sw.T + self.sb))
-        return np.concatenate(ranks), np.concatenate(suits)
+        return _in_batches(x, batch, self._forward)
+
+    def _forward(self, x: F32) -> tuple[F32, F32]:
+        h = x.transpose(1, 0, 2, 3)
+        for w, b in ((self.c0w, self.c0b), (self.c1w, self.c1b), (self.c2w, self.c2b)):
+            h = _pool2(_conv3(h, w, b))
+        # Flattened channel-first within each patch, as PyTorch's flatten of (n, C, H, W) orders it.
+        flat = h.transpose(1, 0, 2, 3).reshape(h.shape[1], -1)
+        hidden = np.maximum(flat @ self.f1w.T + self.f1b, 0.0)
+        return softmax(hidden @ self.rw.T + self.rb), softmax(hidden @ self.sw.T + self.sb)
+
+
+def _in_batches(x: F32, batch: int, forward: Callable[[F32], tuple[F32, F32]]) -> tuple[F32, F32]:
+    """``forward`` over ``x`` a ``batch`` at a time (memory stays bounded on a busy frame), joined."""
+    if len(x) == 0:
+        return np.zeros((0, NOT_INDEX + 1), np.float32), np.zeros((0, len(SUIT_TEXTS)), np.float32)
+    parts = [forward(x[start : start + batch]) for start in range(0, len(x), batch)]
+    return np.concatenate([r for r, _ in parts]), np.concatenate([s for _, s in parts])
 
 
 class Naming(Protocol):
@@ -197,15 +203,12 @@ class CompiledNamer:
 
     def predict(self, x: F32, batch: int = 256) -> tuple[F32, F32]:
         """As :meth:`Namer.predict`."""
-        if len(x) == 0:
-            return np.zeros((0, NOT_INDEX + 1), np.float32), np.zeros((0, len(SUIT_TEXTS)), np.float32)
-        ranks, suits = [], []
-        for start in range(0, len(x), batch):
-            self.net.setInput(np.ascontiguousarray(x[start : start + batch]), GRAPH_INPUT)
-            rank, suit = self.net.forward(list(GRAPH_OUTPUTS))
-            ranks.append(np.asarray(rank, np.float32))
-            suits.append(np.asarray(suit, np.float32))
-        return np.concatenate(ranks), np.concatenate(suits)
+        return _in_batches(x, batch, self._forward)
+
+    def _forward(self, x: F32) -> tuple[F32, F32]:
+        self.net.setInput(np.ascontiguousarray(x), GRAPH_INPUT)
+        rank, suit = self.net.forward(list(GRAPH_OUTPUTS))
+        return np.asarray(rank, np.float32), np.asarray(suit, np.float32)
 
 
 def load_namer(weights: Path, graph: Path | None = None) -> Naming:

@@ -296,8 +296,8 @@ class Tracker:
         # Something unread beside a card already named is one of its corners only where that card was
         # seen: at a spot it never was, it is a card laid over it since (the play's cards overlap each
         # other's corners), to be asked about in its turn.
-        there = named is not None and self._seen_at(named, centre)
-        if card is None and corner and there and named is not None and math.dist(named.where, centre) <= spot:
+        there = card is None and named is not None and self._seen_at(named, centre)
+        if there and corner and named is not None and math.dist(named.where, centre) <= spot:
             return named  # an index read unsurely beside a card already named: one of its corners
         # A name read beside a thing asked about, or one lying unread a while where it was never seen,
         # is another card, laid over it.
@@ -312,7 +312,7 @@ class Tracker:
         near = min(undecided, key=lambda t: math.dist(t.where, centre), default=None)
         if near is not None and math.dist(near.where, centre) <= spot:
             return near
-        if card is None and there:
+        if there:
             return named  # a card already named, not read in this frame
         return None
 
@@ -450,14 +450,7 @@ class Tracker:
         if card is not None:
             track.card, track.position, track.zone = card, rest, zone
             events.append(CardAppeared(card, zone, time, rest, track.reading(ruled), track.first))
-            for other in self._tracks:  # its other corner, come with it and never read: the same card
-                if (
-                    other.card is None
-                    and not other.votes
-                    and abs(other.first - track.first) <= self.appear_after
-                    and math.dist(other.where, rest) <= 1.6 * self.card_px
-                ):
-                    other.asked = True
+            self._other_corner_asked(track, rest, never_read=True)
         elif not track.asked and time - track.streak_start >= self.ask_after:
             self._asking(track, rest)
             events.append(CardUnread(zone, time, rest, self._unread_reading(track), track.first))
@@ -467,9 +460,16 @@ class Tracker:
         apart, is the same card, asked about once.  Its other corner came with it: something first
         seen later beside it is a card laid over it (the play's cards overlap), asked about itself."""
         track.asked, track.position, track.zone = True, rest, self._zone(rest)
+        self._other_corner_asked(track, rest, never_read=False)
+
+    def _other_corner_asked(self, track: _Track, rest: tuple[float, float], never_read: bool) -> None:
+        """The undecided things that came with ``track`` (first seen within ``appear_after`` of it) and
+        lie within a card of ``rest`` are its other corner: never asked about apart.  ``never_read``:
+        only those no frame named (a card decided: a corner read as another name is its own card)."""
         for other in self._tracks:
             if (
                 other.card is None
+                and not (never_read and other.votes)
                 and abs(other.first - track.first) <= self.appear_after
                 and math.dist(other.where, rest) <= 1.6 * self.card_px
             ):
