@@ -185,7 +185,7 @@ class Recogniser:
         """
         if gray is None:
             gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
-        blobs = idx.ink(gray)
+        blobs = idx.ink(gray, share=self.settings.reading.ink_share)
         readings = self._name(image, gray, idx.candidates(blobs), scale)
         settings = self.settings
         hidden = _unread_outlines(blobs, readings, scale, settings.reading, settings.pips) if outlines else []

@@ -62,6 +62,17 @@ class ReadingSettings:
     smeared 5-9 pixels at 30 degrees every name read wrong there was read below 0.99 (0.73-0.985),
     and a right one at 0.99 or over in two cases of three at a 5-pixel smear."""
 
+    ink_share: float = 0.25
+    """Where an index's surroundings are dim, its print counts as ink when darker than them by this
+    share of their grey, not by the fixed 18 levels a lit table is read at (see
+    :func:`companion.vision.index.ink`). Why: under the hard shadow of a player leaning over the
+    table the print is dimmed with the card, and at 0.15 of the light a fixed contrast lost the
+    strokes of three cards in four under it. On the tuning tables (seeds 0-29) with camera noise,
+    found under a shadow leaving 0.1 / 0.15 / 0.25 / 0.5 of the light went from 59 / 77 / 97 / 98 %
+    to 97 / 97 / 97 / 98 %, none more wrong. A share of 0.08 (the same mask only where the mean is
+    over 225) found 1-2 % fewer under a light shadow: card white is often under 225, and the print
+    ran into what lies near it. At 0.25 nothing changes where the mean is 72 or more."""
+
     def needed(self, freed: bool) -> float:
         """The confidence an index must be read at to name its card (``freed``: see
         ``freed_accept``)."""
