@@ -152,7 +152,7 @@ def seeing() -> None:
         ],
         "hard shadow (light left)": [
             (f"{v}", lambda t, seed, v=v: replace(t, frame=shadowed(t.frame, v, seed)))
-            for v in (0.5, 0.25, 0.15)
+            for v in (0.5, 0.25, 0.15, 0.1)
         ],
     }
     for kind, levels in spoils.items():

@@ -253,6 +253,15 @@ class Recogniser:
             out.append(Reading(frame_cand, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
         return out
 
+    def _sureness(self, seen: Sequence[tuple[Frame, idx.Candidate]]) -> float:
+        """How surely the namer names the indices ``seen`` (each a picture and a candidate in it): the
+        mean log-odds of each one's likeliest name, so that among pictures read nearly surely the
+        surer still counts (see :func:`soft.sharpened`)."""
+        patches = np.concatenate([cnn.cut(picture, [c]) for picture, c in seen])
+        pr, ps = self.namer.predict(cnn.inputs(patches))
+        sure = np.clip(pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1), 1e-6, 1 - 1e-6)
+        return float(np.mean(np.log(sure) - np.log1p(-sure)))
+
     def _readings(self, frame: Frame, region: bool = False) -> tuple[Frame, float, list[Reading]]:
         """The working image, its scale, and one reading per index found (frame pixels).
 
@@ -268,7 +277,7 @@ class Recogniser:
         readings = self._read(image, scale, gray=gray)
         # Out of focus, the working scale is read again with the lens's blur taken out and that reading
         # kept (see ScaleSettings.soft_over); the other scales are read as they were.
-        sharper, self._softness = sharpened(image, gray, scale, readings, at)
+        sharper, self._softness = sharpened(image, gray, scale, readings, at, self._sureness)
         self._sharp = sharper is not None
         if sharper is not None:
             readings = self._read(sharper, scale)

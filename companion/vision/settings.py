@@ -130,13 +130,22 @@ class ScaleSettings:
     spade. A sharp table measures 0.04, a defocus of 1.5 pixels 0.087 (nothing lost there), 2 pixels
     0.107, 2.5 pixels 0.123, 3 pixels 0.135 (tuning tables, cards 110 pixels wide)."""
     soft_spread: float = 1.5
-    """A frame is deblurred only where its suit marks' edges spread alike every way
-    (:func:`companion.vision.index.spread_ratio` at most this): out of focus, not smeared. Why: a
-    smear blurs one way only and a lens's disc is the same every way; a frame smeared 7-9 pixels read
-    sharpened every way named more cards wrong (tuning tables, camera's path: 8 to 11 at 7 pixels).
-    Measured there, evenly out of focus 1.1-1.4, smeared 5-9 pixels 1.54 and over."""
+    """A frame's lens blur is taken out only where its suit marks' edges spread alike every way
+    (:func:`companion.vision.index.spread_ratio` at most this): out of focus. Past it the frame is
+    smeared one way, and its smear is searched for instead (``smear_sample``). Why: a smear blurs
+    one way only and a lens's disc is the same every way; a frame smeared 7-9 pixels read sharpened
+    every way named more cards wrong (tuning tables, camera's path: 8 to 11 at 7 pixels). Measured
+    there, evenly out of focus 1.1-1.4, smeared 5-9 pixels 1.54 and over."""
     soft_sample: int = 5
     """See ``soft_over``."""
+    smear_sample: int = 8
+    """A frame smeared one way (past ``soft_spread``) is measured for its smear, and the smears tried
+    are judged, over this many of its surest indices (:func:`companion.vision.soft.sharpened`)."""
+    smear_tries: int = 5
+    """How many smears are tried: the one measured likeliest and the directions next to it, 7.5 and
+    15 degrees either side (:func:`companion.vision.soft.smear_lines`). Why not one: the print's own
+    edges sway the measured direction by a step or two, and a smear taken out 15 degrees off its own
+    direction found 56 % of the tuning tables' cards at 7 pixels, against 98 % at its own."""
     sharp_share: float = 0.04
     """What a sharp index's suit mark measures (:func:`companion.vision.index.suit_blur`): its print's
     own edge and the camera's pixels. The lens's share is what is measured beyond it, as blurs add in

@@ -8,7 +8,8 @@ while the recogniser keeps a filmed table's; each is a decision of its own (deci
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Final
 
 import cv2
 import numpy as np
@@ -19,42 +20,214 @@ from companion.vision.reading import Reading
 from companion.vision.settings import RecognitionSettings, ScaleSettings, SuitSettings
 from companion.vision.types import Frame
 
-__all__ = ["deblurred", "disc", "sharpened", "smeared", "soft_spades", "suits_by_shape"]
+__all__ = [
+    "Judge",
+    "deblurred",
+    "disc",
+    "line",
+    "sharpened",
+    "smear_lines",
+    "smeared",
+    "soft_spades",
+    "suits_by_shape",
+]
+
+
+#: What :func:`sharpened` asks of the namer: how surely it names each index of a few cut from
+#: pictures (each a picture and one candidate in its pixels), as one figure (higher is surer).
+Judge = Callable[[Sequence[tuple[Frame, idx.Candidate]]], float]
 
 
 def sharpened(
-    image: Frame, gray: Frame, scale: float, readings: Sequence[Reading], at: ScaleSettings
+    image: Frame, gray: Frame, scale: float, readings: Sequence[Reading], at: ScaleSettings, judge: Judge
 ) -> tuple[Frame | None, float]:
-    """``image`` (the frame scaled by ``scale``; ``gray`` its grey) with the lens's blur taken out
-    (:func:`deblurred`), or None where it needs none; and that blur, as a share of an index's length
-    (0 where nothing like an index was read).
+    """``image`` (the frame scaled by ``scale``; ``gray`` its grey) with the lens's blur or a smear
+    taken out, or None where it needs neither; and the blur, as a share of an index's length (0 where
+    nothing like an index was read).
 
     The blur is the median of :func:`index.suit_blur` over the ``at.soft_sample`` surest indices read
     in it (``readings``, frame pixels): a table lies at one distance from the lens, so its indices are
-    alike soft, and a handful measure it for about half a millisecond. Taken out past ``at.soft_over``,
-    where the frame is soft every way alike (out of focus, not smeared: ``at.soft_spread``). The
-    lens's disc is what the suit marks' edges measure less what a sharp print's own edge measures
-    (``at.sharp_share``), scaled to a disc's radius (``at.disc_per_spread``).
+    alike soft, and a handful measure it for about half a millisecond. Where their suit marks' edges
+    spread one way more than another (past ``at.soft_spread``) the frame is smeared, and a line's
+    smear is searched for and taken out (:func:`_unsmeared`). Otherwise, past ``at.soft_over``, it is
+    out of focus: the lens's disc is what the suit marks' edges measure less what a sharp print's own
+    edge measures (``at.sharp_share``), scaled to a disc's radius (``at.disc_per_spread``), and taken
+    out (:func:`deblurred`).
     """
-    likely = sorted((r for r in readings if r.not_index < 0.5), key=lambda r: -r.confidence)
-    cands = [
+    likely = [r for r in readings if r.not_index < 0.5]
+    sample = _scaled(sorted(likely, key=lambda r: -r.confidence)[: at.soft_sample], scale)
+    if not sample:
+        return None, 0.0
+    shares = idx.suit_blur(gray, sample)
+    share = float(np.median(shares))
+    spread = float(np.nanmedian(idx.spread_ratio(gray, sample)))
+    if spread > at.soft_spread:
+        # Judged over the likeliest indices, not the surest read: those were read through the
+        # smear already, and would judge it better left.
+        judged = _scaled(sorted(likely, key=lambda r: r.not_index)[: at.smear_sample], scale)
+        return _unsmeared(image, gray, judged, at, judge), share
+    if share <= at.soft_over or not spread <= at.soft_spread:  # sharp, or unmeasured
+        return None, share
+    lens = np.sqrt(np.maximum(shares**2 - at.sharp_share**2, 0.0)) * np.array([c.length for c in sample])
+    return deblurred(image, at.disc_per_spread * float(np.median(lens)), at.deblur_noise), share
+
+
+def _scaled(readings: Sequence[Reading], scale: float) -> list[idx.Candidate]:
+    """The candidates of ``readings`` (frame pixels) in the pixels of the frame scaled by ``scale``."""
+    return [
         idx.Candidate(
             (r.cand.rank[0] * scale, r.cand.rank[1] * scale),
             (r.cand.suit[0] * scale, r.cand.suit[1] * scale),
             r.cand.size * scale,
         )
-        for r in likely[: at.soft_sample]
+        for r in readings
     ]
-    if not cands:
-        return None, 0.0
-    shares = idx.suit_blur(gray, cands)
-    share = float(np.median(shares))
-    if share <= at.soft_over:
-        return None, share
-    if not float(np.nanmedian(idx.spread_ratio(gray, cands))) <= at.soft_spread:  # a smear, or unmeasured
-        return None, share
-    lens = np.sqrt(np.maximum(shares**2 - at.sharp_share**2, 0.0)) * np.array([c.length for c in cands])
-    return deblurred(image, at.disc_per_spread * float(np.median(lens)), at.deblur_noise), share
+
+
+def _unsmeared(
+    image: Frame, gray: Frame, cands: Sequence[idx.Candidate], at: ScaleSettings, judge: Judge
+) -> Frame | None:
+    """``image`` with the smear of a shaken camera or a moving card taken out, or None where no
+    smear tried reads ``cands`` more surely than the picture as it is.
+
+    Why a search: a smear is a line of some length and direction, and the inverse of a line taken
+    shorter than the smear leaves glyphs run together and names them wrong, so both must be found
+    closely (on the tuning tables a 7-pixel smear taken out as 6 found a third of the cards, as 8
+    nearly all). The lines tried are those :func:`smear_lines` measures (``at.smear_tries`` of them);
+    each is taken out of a small picture around every index sampled and the namer judges how surely
+    it reads them (``judge``); the surest wins if it beats the picture as it is.
+    """
+    lines = smear_lines(gray, cands)[: at.smear_tries]
+    if not lines:
+        return None
+    seen = [_around(image, c) for c in cands]
+    best, chosen = judge(seen), None
+    for length, angle in lines:
+        psf = line(length, angle)
+        filters = {shape: _transfer(psf, shape, at.deblur_noise) for shape in {p.shape[:2] for p, _ in seen}}
+        tried = judge([(_through(picture, filters[picture.shape[:2]]), c) for picture, c in seen])
+        if tried > best:
+            best, chosen = tried, (length, angle)
+    if chosen is None:
+        return None
+    return _filtered(image, _kernel(line(*chosen), chosen[0], at.deblur_noise))
+
+
+#: A sampled index's picture, each side of its middle, in rank-to-suit lengths: its patch
+#: (:func:`companion.vision.index.patch_polygon`) with a margin for the smear's reach.
+_AROUND: Final = 2.5
+#: The directions a smear is measured along (half a turn in steps of 7.5 degrees) and the lengths
+#: (pixels) it is measured at.
+_SMEAR_ANGLES: Final = np.arange(24) * (np.pi / 24)
+_SMEAR_LAGS: Final = np.arange(1, 17, dtype=np.float64)
+
+
+def _around(image: Frame, c: idx.Candidate) -> tuple[Frame, idx.Candidate]:
+    """A square picture of ``image`` around ``c``'s index (padded with its edge), a power of two
+    wide, and ``c`` in its pixels."""
+    middle = ((c.rank[0] + c.suit[0]) / 2, (c.rank[1] + c.suit[1]) / 2)
+    side = 32
+    while side < 2 * _AROUND * c.length:
+        side *= 2
+    x0, y0 = round(middle[0]) - side // 2, round(middle[1]) - side // 2
+    h, w = image.shape[:2]
+    picture = cv2.copyMakeBorder(
+        image[max(y0, 0) : max(y0 + side, 0), max(x0, 0) : max(x0 + side, 0)],
+        max(-y0, 0),
+        max(y0 + side - h, 0),
+        max(-x0, 0),
+        max(x0 + side - w, 0),
+        cv2.BORDER_REPLICATE,
+    )
+    moved = idx.Candidate((c.rank[0] - x0, c.rank[1] - y0), (c.suit[0] - x0, c.suit[1] - y0), c.size)
+    return np.asarray(picture, np.uint8), moved
+
+
+def smear_lines(gray: Frame, cands: Sequence[idx.Candidate]) -> list[tuple[float, float]]:
+    """The smears (length in pixels, direction in radians, anticlockwise from the frame's rows) most
+    likely to lie over ``cands``' indices, likeliest first: the deepest trough's direction and the
+    two directions either side of it, each at its own trough's length.
+
+    Why troughs: smearing along a line of length L adds to every edge a copy of it L further along,
+    of the opposite sign in the derivative along the line; the derivative's autocorrelation along the
+    smear's direction then dips below zero at L (the print's own edges dip at about 2 pixels, every
+    way alike). Measured over the sampled indices' pictures only, the table's grain and the cards'
+    pictures do not sway it.
+    """
+    acc: dict[str, npt.NDArray[np.complex128]] = {}
+    for c in cands:
+        picture, _ = _around(gray, c)
+        g = picture.astype(np.float64)
+        window = np.outer(np.hanning(g.shape[0]), np.hanning(g.shape[1]))
+        gx = np.zeros_like(g)
+        gy = np.zeros_like(g)
+        gx[:, 1:-1] = (g[:, 2:] - g[:, :-2]) / 2
+        gy[1:-1] = (g[2:] - g[:-2]) / 2
+        side = 2 * g.shape[0]  # zero-padded: no wrapping round
+        fx = np.fft.rfft2(gx * window, (side, side))
+        fy = np.fft.rfft2(gy * window, (side, side))
+        if acc and next(iter(acc.values())).shape != fx.shape:
+            continue  # one size of picture (the first's): the indices of a table are alike in size
+        for key, product in (("xx", fx * np.conj(fx)), ("yy", fy * np.conj(fy)), ("xy", fx * np.conj(fy))):
+            acc[key] = acc.get(key, 0) + product
+    if not acc:
+        return []
+    xx, yy, xy = (np.fft.fftshift(np.fft.irfft2(acc[k])) for k in ("xx", "yy", "xy"))
+    side = xx.shape[0]
+    middle = side // 2
+    # R_xy at v plus R_xy at -v: the cross terms of the derivative along a direction.
+    cross = xy + np.roll(xy[::-1, ::-1], (1, 1), axis=(0, 1))
+    dips = np.zeros((len(_SMEAR_ANGLES), len(_SMEAR_LAGS)))
+    for k, angle in enumerate(_SMEAR_ANGLES.tolist()):
+        ca, sa = np.cos(angle), -np.sin(angle)  # rows run down the frame
+        along = np.asarray(ca * ca * xx + sa * sa * yy + ca * sa * cross, np.float32)
+        xs = (middle + _SMEAR_LAGS * ca).astype(np.float32)[None]
+        ys = (middle + _SMEAR_LAGS * sa).astype(np.float32)[None]
+        dips[k] = cv2.remap(along, xs, ys, cv2.INTER_LINEAR)[0] / max(float(along[middle, middle]), 1e-9)
+    beyond = 2  # from 3 pixels: the print's own edges dip at about 2
+    deepest = int(np.unravel_index(np.argmin(dips[:, beyond:]), dips[:, beyond:].shape)[0])
+    out = []
+    for step in (0, -1, 1, -2, 2):
+        k = (deepest + step) % len(_SMEAR_ANGLES)
+        out.append((float(_SMEAR_LAGS[beyond + int(np.argmin(dips[k, beyond:]))]), float(_SMEAR_ANGLES[k])))
+    return out
+
+
+def line(length: float, angle: float) -> npt.NDArray[np.float64]:
+    """A smear: a line ``length`` pixels long at ``angle`` (radians, anticlockwise from the frame's
+    rows), a pixel thick, its edge pixels covered in part, summing to one, on the middle pixel of a
+    square of odd side."""
+    size = (int(np.ceil(length)) + 3) | 1
+    fine = 8
+    r = (np.arange(size * fine) + 0.5) / fine - size / 2
+    x, y = np.meshgrid(r, r)
+    along = x * np.cos(angle) - y * np.sin(angle)
+    across = x * np.sin(angle) + y * np.cos(angle)
+    inside = ((np.abs(along) <= length / 2) & (np.abs(across) <= 0.5)).astype(np.float64)
+    spot = inside.reshape(size, fine, size, fine).mean(axis=(1, 3))
+    out: npt.NDArray[np.float64] = spot / float(spot.sum())
+    return out
+
+
+def _transfer(
+    psf: npt.NDArray[np.float64], shape: tuple[int, int], noise: float
+) -> npt.NDArray[np.complex128]:
+    """The Wiener filter undoing ``psf`` (its middle pixel the origin) on pictures of ``shape``, as
+    :func:`numpy.fft.rfft2` gives their transforms."""
+    size = psf.shape[0]
+    spot = np.zeros(shape)
+    spot[:size, :size] = psf
+    h = np.fft.rfft2(np.roll(spot, (-(size // 2), -(size // 2)), axis=(0, 1)))
+    out = np.asarray(np.conj(h) / (np.abs(h) ** 2 + noise), np.complex128)
+    return out
+
+
+def _through(picture: Frame, h: npt.NDArray[np.complex128]) -> Frame:
+    """``picture`` (BGR) with its luminance passed through the filter ``h`` (see :func:`_transfer`)."""
+    ycc = np.asarray(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb), np.uint8)
+    y = np.fft.irfft2(np.fft.rfft2(ycc[..., 0].astype(np.float64)) * h, ycc.shape[:2])
+    ycc[..., 0] = np.clip(np.round(y), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), np.uint8)
 
 
 def disc(radius: float, size: int) -> npt.NDArray[np.float64]:
@@ -82,20 +255,28 @@ def deblurred(image: Frame, radius: float, noise: float) -> Frame:
     narrow gaps of a glyph (a club's notches, a 3's bowls) that a mask only steepens."""
     if radius < 0.5:
         return image
-    # The inverse rings far past the disc (its blur has zeros): cut short, it is no inverse at all.
-    reach = max(32, int(np.ceil(12 * radius)))
+    spread = int(np.ceil(radius)) + 1
+    return _filtered(image, _kernel(disc(radius, 2 * spread + 1), radius, noise))
+
+
+def _kernel(psf: npt.NDArray[np.float64], extent: float, noise: float) -> npt.NDArray[np.float32]:
+    """The Wiener filter undoing ``psf`` (a blur ``extent`` pixels across its half or its length) as
+    a kernel reaching 12 times ``extent``, at least 32 pixels: the inverse rings far past the blur
+    (its transform has zeros), and cut short it is no inverse at all."""
+    reach = max(32, int(np.ceil(12 * extent)))
     size = 64
     while size < 4 * reach:
         size *= 2
-    # The disc's middle pixel at the origin, as the transform takes a kernel.
-    spread = int(np.ceil(radius)) + 1
-    psf = np.zeros((size, size))
-    psf[: 2 * spread + 1, : 2 * spread + 1] = disc(radius, 2 * spread + 1)
-    h = np.fft.fft2(np.roll(psf, (-spread, -spread), axis=(0, 1)))
-    inverse = np.real(np.fft.fftshift(np.fft.ifft2(np.conj(h) / (np.abs(h) ** 2 + noise))))
+    inverse = np.fft.fftshift(np.fft.irfft2(_transfer(psf, (size, size), noise), (size, size)))
     c = size // 2
     kernel = inverse[c - reach : c + reach + 1, c - reach : c + reach + 1]
-    kernel = (kernel / kernel.sum()).astype(np.float32)
+    out: npt.NDArray[np.float32] = (kernel / kernel.sum()).astype(np.float32)
+    return out
+
+
+def _filtered(image: Frame, kernel: npt.NDArray[np.float32]) -> Frame:
+    """``image`` with its luminance (YCrCb) passed through ``kernel``: the colours, which tell a red
+    suit from a black one, are left as they were."""
     if image.ndim == 3:
         ycc = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb), np.uint8)
         ycc[..., 0] = cv2.filter2D(ycc[..., 0], -1, kernel, borderType=cv2.BORDER_REPLICATE)
