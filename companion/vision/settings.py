@@ -141,6 +141,14 @@ class ScaleSettings:
     smear_sample: int = 8
     """A frame smeared one way (past ``soft_spread``) is measured for its smear, and the smears tried
     are judged, over this many of its surest indices (:func:`companion.vision.soft.sharpened`)."""
+    smear_doubt: float = 1.3
+    """A soft frame whose suit marks' edges spread one way more than this times another, though not
+    past ``soft_spread``, may be smeared rather than out of focus: the lens's disc and the smears
+    measured are each tried, and the namer's judgement takes one. Why: the spread of a smeared
+    frame's few surest marks can fall just under ``soft_spread``; with the Pi's OpenCV some of the
+    six test tables smeared 7 pixels did, were deblurred as out of focus, and lost most of their
+    cards (photos smeared at 30 degrees: 68 % found; with this, 92 %). The tuning tables defocused 2-3
+    pixels read exactly as before (the disc wins there)."""
     smear_tries: int = 5
     """How many smears are tried: the one measured likeliest and the directions next to it, 7.5 and
     15 degrees either side (:func:`companion.vision.soft.smear_lines`). Why not one: the print's own

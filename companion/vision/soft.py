@@ -49,7 +49,7 @@ def sharpened(
     in it (``readings``, frame pixels): a table lies at one distance from the lens, so its indices are
     alike soft, and a handful measure it for about half a millisecond. Where their suit marks' edges
     spread one way more than another (past ``at.soft_spread``) the frame is smeared, and a line's
-    smear is searched for and taken out (:func:`_unsmeared`). Otherwise, past ``at.soft_over``, it is
+    smear is searched for and taken out (:func:`_unblurred`). Otherwise, past ``at.soft_over``, it is
     out of focus: the lens's disc is what the suit marks' edges measure less what a sharp print's own
     edge measures (``at.sharp_share``), scaled to a disc's radius (``at.disc_per_spread``), and taken
     out (:func:`deblurred`).
@@ -61,15 +61,18 @@ def sharpened(
     shares = idx.suit_blur(gray, sample)
     share = float(np.median(shares))
     spread = float(np.nanmedian(idx.spread_ratio(gray, sample)))
+    # Judged over the likeliest indices, not the surest read: those were read through the blur
+    # already, and would judge it better left.
+    judged = _scaled(sorted(likely, key=lambda r: r.not_index)[: at.smear_sample], scale)
     if spread > at.soft_spread:
-        # Judged over the likeliest indices, not the surest read: those were read through the
-        # smear already, and would judge it better left.
-        judged = _scaled(sorted(likely, key=lambda r: r.not_index)[: at.smear_sample], scale)
-        return _unsmeared(image, gray, judged, at, judge), share
+        return _unblurred(image, gray, judged, at, judge, None), share
     if share <= at.soft_over or not spread <= at.soft_spread:  # sharp, or unmeasured
         return None, share
     lens = np.sqrt(np.maximum(shares**2 - at.sharp_share**2, 0.0)) * np.array([c.length for c in sample])
-    return deblurred(image, at.disc_per_spread * float(np.median(lens)), at.deblur_noise), share
+    radius = at.disc_per_spread * float(np.median(lens))
+    if spread > at.smear_doubt:
+        return _unblurred(image, gray, judged, at, judge, radius), share
+    return deblurred(image, radius, at.deblur_noise), share
 
 
 def _scaled(readings: Sequence[Reading], scale: float) -> list[idx.Candidate]:
@@ -84,32 +87,46 @@ def _scaled(readings: Sequence[Reading], scale: float) -> list[idx.Candidate]:
     ]
 
 
-def _unsmeared(
-    image: Frame, gray: Frame, cands: Sequence[idx.Candidate], at: ScaleSettings, judge: Judge
+def _unblurred(
+    image: Frame,
+    gray: Frame,
+    cands: Sequence[idx.Candidate],
+    at: ScaleSettings,
+    judge: Judge,
+    radius: float | None,
 ) -> Frame | None:
-    """``image`` with the smear of a shaken camera or a moving card taken out, or None where no
-    smear tried reads ``cands`` more surely than the picture as it is.
+    """``image`` with the smear of a shaken camera or a moving card taken out, or with the lens's disc
+    of ``radius`` where that reads ``cands`` more surely; None where ``radius`` is None (the frame
+    is plainly smeared) and no smear tried reads them more surely than the picture as it is.
 
     Why a search: a smear is a line of some length and direction, and the inverse of a line taken
     shorter than the smear leaves glyphs run together and names them wrong, so both must be found
     closely (on the tuning tables a 7-pixel smear taken out as 6 found a third of the cards, as 8
     nearly all). The lines tried are those :func:`smear_lines` measures (``at.smear_tries`` of them);
     each is taken out of a small picture around every index sampled and the namer judges how surely
-    it reads them (``judge``); the surest wins if it beats the picture as it is.
+    it reads them (``judge``); the surest wins. Where the suit marks spread one way a little more
+    than another but the frame measures soft (``at.smear_doubt``), a slight smear and a lens's blur
+    look alike, and the disc competes with the lines instead of the picture as it is.
     """
-    lines = smear_lines(gray, cands)[: at.smear_tries]
-    if not lines:
-        return None
     seen = [_around(image, c) for c in cands]
-    best, chosen = judge(seen), None
-    for length, angle in lines:
-        psf = line(length, angle)
-        filters = {shape: _transfer(psf, shape, at.deblur_noise) for shape in {p.shape[:2] for p, _ in seen}}
-        tried = judge([(_through(picture, filters[picture.shape[:2]]), c) for picture, c in seen])
+    shapes = {picture.shape[:2] for picture, _ in seen}
+
+    def sureness(psf: npt.NDArray[np.float64]) -> float:
+        filters = {shape: _transfer(psf, shape, at.deblur_noise) for shape in shapes}
+        return judge([(_through(picture, filters[picture.shape[:2]]), c) for picture, c in seen])
+
+    best, chosen = -np.inf, None
+    if radius is None:
+        best = judge(seen)
+    else:
+        spread = int(np.ceil(radius)) + 1
+        best = sureness(disc(radius, 2 * spread + 1))
+    for length, angle in smear_lines(gray, cands)[: at.smear_tries]:
+        tried = sureness(line(length, angle))
         if tried > best:
             best, chosen = tried, (length, angle)
     if chosen is None:
-        return None
+        return None if radius is None else deblurred(image, radius, at.deblur_noise)
     return _filtered(image, _kernel(line(*chosen), chosen[0], at.deblur_noise))
 
 
