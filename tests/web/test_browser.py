@@ -331,6 +331,14 @@ def test_on_a_phone_the_board_shows_the_pegs_stretch_large_and_numbered(
     page.goto(server.url)
     ann, bob = page.get_by_test_id("strip-0"), page.get_by_test_id("strip-1")
     expect(ann).to_be_visible()
+    # The strip is shown first and laid out to the screen's width after: measured once every hole has
+    # a size (a fresh clone's run once caught a hole still at width 0).
+    page.wait_for_function(
+        """() => {
+          const holes = [...document.querySelectorAll('[data-testid="strip-0"] .hole')];
+          return holes.length >= 30 && holes.every((h) => h.getBoundingClientRect().width > 0);
+        }"""
+    )
     sizes = ann.locator(".hole").evaluate_all("(holes) => holes.map((h) => h.getBoundingClientRect().width)")
     assert len(sizes) >= 30 and min(sizes) >= 8
     numbers = ann.locator("text.num")
