@@ -61,17 +61,20 @@ def sharpened(
     shares = idx.suit_blur(gray, sample)
     share = float(np.median(shares))
     spread = float(np.nanmedian(idx.spread_ratio(gray, sample)))
-    # Judged over the likeliest indices, not the surest read: those were read through the blur
-    # already, and would judge it better left.
-    judged = _scaled(sorted(likely, key=lambda r: r.not_index)[: at.smear_sample], scale)
+
+    def judged() -> list[idx.Candidate]:
+        # The likeliest indices, not the surest read: those were read through the blur already, and
+        # would judge it better left.
+        return _scaled(sorted(likely, key=lambda r: r.not_index)[: at.smear_sample], scale)
+
     if spread > at.soft_spread:
-        return _unblurred(image, gray, judged, at, judge, None), share
+        return _unblurred(image, gray, judged(), at, judge, None), share
     if share <= at.soft_over or not spread <= at.soft_spread:  # sharp, or unmeasured
         return None, share
     lens = np.sqrt(np.maximum(shares**2 - at.sharp_share**2, 0.0)) * np.array([c.length for c in sample])
     radius = at.disc_per_spread * float(np.median(lens))
     if spread > at.smear_doubt:
-        return _unblurred(image, gray, judged, at, judge, radius), share
+        return _unblurred(image, gray, judged(), at, judge, radius), share
     return deblurred(image, radius, at.deblur_noise), share
 
 
@@ -115,12 +118,8 @@ def _unblurred(
         filters = {shape: _transfer(psf, shape, at.deblur_noise) for shape in shapes}
         return judge([(_through(picture, filters[picture.shape[:2]]), c) for picture, c in seen])
 
-    best, chosen = -np.inf, None
-    if radius is None:
-        best = judge(seen)
-    else:
-        spread = int(np.ceil(radius)) + 1
-        best = sureness(disc(radius, 2 * spread + 1))
+    best = judge(seen) if radius is None else sureness(_lens(radius))
+    chosen: tuple[float, float] | None = None
     for length, angle in smear_lines(gray, cands)[: at.smear_tries]:
         tried = sureness(line(length, angle))
         if tried > best:
@@ -172,8 +171,9 @@ def smear_lines(gray: Frame, cands: Sequence[idx.Candidate]) -> list[tuple[float
     pictures do not sway it.
     """
     acc: dict[str, npt.NDArray[np.complex128]] = {}
-    for c in cands:
-        picture, _ = _around(gray, c)
+    pictures = [_around(gray, c)[0] for c in cands]
+    # One size of picture (the first's): the indices of a table are alike in size.
+    for picture in (p for p in pictures if p.shape == pictures[0].shape):
         g = picture.astype(np.float64)
         window = np.outer(np.hanning(g.shape[0]), np.hanning(g.shape[1]))
         gx = np.zeros_like(g)
@@ -183,8 +183,6 @@ def smear_lines(gray: Frame, cands: Sequence[idx.Candidate]) -> list[tuple[float
         side = 2 * g.shape[0]  # zero-padded: no wrapping round
         fx = np.fft.rfft2(gx * window, (side, side))
         fy = np.fft.rfft2(gy * window, (side, side))
-        if acc and next(iter(acc.values())).shape != fx.shape:
-            continue  # one size of picture (the first's): the indices of a table are alike in size
         for key, product in (("xx", fx * np.conj(fx)), ("yy", fy * np.conj(fy)), ("xy", fx * np.conj(fy))):
             acc[key] = acc.get(key, 0) + product
     if not acc:
@@ -214,15 +212,28 @@ def line(length: float, angle: float) -> npt.NDArray[np.float64]:
     """A smear: a line ``length`` pixels long at ``angle`` (radians, anticlockwise from the frame's
     rows), a pixel thick, its edge pixels covered in part, summing to one, on the middle pixel of a
     square of odd side."""
-    size = (int(np.ceil(length)) + 3) | 1
+
+    def inside(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        along = x * np.cos(angle) - y * np.sin(angle)
+        across = x * np.sin(angle) + y * np.cos(angle)
+        return np.asarray((np.abs(along) <= length / 2) & (np.abs(across) <= 0.5))
+
+    spot = _covered(inside, (int(np.ceil(length)) + 3) | 1)
+    out: npt.NDArray[np.float64] = spot / float(spot.sum())
+    return out
+
+
+def _covered(
+    inside: Callable[[npt.NDArray[np.float64], npt.NDArray[np.float64]], npt.NDArray[np.bool_]], size: int
+) -> npt.NDArray[np.float64]:
+    """How much of each pixel of a ``size`` x ``size`` square (its middle at 0, 0) a shape covers
+    (``inside``: which points, x across and y down, lie in it), from 8 x 8 points a pixel."""
     fine = 8
     r = (np.arange(size * fine) + 0.5) / fine - size / 2
     x, y = np.meshgrid(r, r)
-    along = x * np.cos(angle) - y * np.sin(angle)
-    across = x * np.sin(angle) + y * np.cos(angle)
-    inside = ((np.abs(along) <= length / 2) & (np.abs(across) <= 0.5)).astype(np.float64)
-    spot = inside.reshape(size, fine, size, fine).mean(axis=(1, 3))
-    out: npt.NDArray[np.float64] = spot / float(spot.sum())
+    out: npt.NDArray[np.float64] = (
+        inside(x, y).astype(np.float64).reshape(size, fine, size, fine).mean(axis=(1, 3))
+    )
     return out
 
 
@@ -241,19 +252,18 @@ def _transfer(
 
 def _through(picture: Frame, h: npt.NDArray[np.complex128]) -> Frame:
     """``picture`` (BGR) with its luminance passed through the filter ``h`` (see :func:`_transfer`)."""
-    ycc = np.asarray(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb), np.uint8)
-    y = np.fft.irfft2(np.fft.rfft2(ycc[..., 0].astype(np.float64)) * h, ycc.shape[:2])
-    ycc[..., 0] = np.clip(np.round(y), 0, 255).astype(np.uint8)
-    return np.asarray(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), np.uint8)
+
+    def through(y: Frame) -> Frame:
+        passed = np.fft.irfft2(np.fft.rfft2(y.astype(np.float64)) * h, y.shape)
+        return np.clip(np.round(passed), 0, 255).astype(np.uint8)
+
+    return _on_luminance(picture, through)
 
 
 def disc(radius: float, size: int) -> npt.NDArray[np.float64]:
     """A lens's blur out of focus: a disc ``radius`` pixels across its half, its edge pixels covered in
     part, summing to one, on the middle pixel of a ``size`` x ``size`` square (``size`` odd)."""
-    fine = 8
-    r = (np.arange(size * fine) + 0.5) / fine - size / 2
-    inside = (r[:, None] ** 2 + r[None, :] ** 2 <= radius**2).astype(np.float64)
-    spot = inside.reshape(size, fine, size, fine).mean(axis=(1, 3))
+    spot = _covered(lambda x, y: np.asarray(x**2 + y**2 <= radius**2), size)
     total = float(spot.sum())
     if total <= 0:
         spot[size // 2, size // 2] = 1.0
@@ -272,8 +282,12 @@ def deblurred(image: Frame, radius: float, noise: float) -> Frame:
     narrow gaps of a glyph (a club's notches, a 3's bowls) that a mask only steepens."""
     if radius < 0.5:
         return image
-    spread = int(np.ceil(radius)) + 1
-    return _filtered(image, _kernel(disc(radius, 2 * spread + 1), radius, noise))
+    return _filtered(image, _kernel(_lens(radius), radius, noise))
+
+
+def _lens(radius: float) -> npt.NDArray[np.float64]:
+    """The disc of ``radius`` on a square just large enough for it."""
+    return disc(radius, 2 * (int(np.ceil(radius)) + 1) + 1)
 
 
 def _kernel(psf: npt.NDArray[np.float64], extent: float, noise: float) -> npt.NDArray[np.float32]:
@@ -292,13 +306,20 @@ def _kernel(psf: npt.NDArray[np.float64], extent: float, noise: float) -> npt.ND
 
 
 def _filtered(image: Frame, kernel: npt.NDArray[np.float32]) -> Frame:
-    """``image`` with its luminance (YCrCb) passed through ``kernel``: the colours, which tell a red
-    suit from a black one, are left as they were."""
-    if image.ndim == 3:
-        ycc = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb), np.uint8)
-        ycc[..., 0] = cv2.filter2D(ycc[..., 0], -1, kernel, borderType=cv2.BORDER_REPLICATE)
-        return np.asarray(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), np.uint8)
-    return np.asarray(cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REPLICATE), np.uint8)
+    """``image`` with its luminance passed through ``kernel`` (see :func:`_on_luminance`)."""
+    return _on_luminance(
+        image, lambda y: np.asarray(cv2.filter2D(y, -1, kernel, borderType=cv2.BORDER_REPLICATE), np.uint8)
+    )
+
+
+def _on_luminance(image: Frame, change: Callable[[Frame], Frame]) -> Frame:
+    """``image`` with ``change`` made to its luminance (YCrCb; a grey image is all luminance): the
+    colours, which tell a red suit from a black one, are left as they were."""
+    if image.ndim != 3:
+        return change(image)
+    ycc = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb), np.uint8)
+    ycc[..., 0] = change(ycc[..., 0])
+    return np.asarray(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), np.uint8)
 
 
 def suits_by_shape(

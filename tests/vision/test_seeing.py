@@ -26,7 +26,7 @@ import pytest
 from companion.vision.index import Candidate, candidates, ink, smear, spread_ratio, suit_blur
 from companion.vision.recognise import Recogniser
 from companion.vision.settings import SHIPPED
-from companion.vision.soft import deblurred, disc, line, smear_lines
+from companion.vision.soft import _scaled, deblurred, disc, line, smear_lines
 from companion.vision.types import Sighting
 
 from .tables import Score, Table, defocus, score, shadowed, shaken, table, tilted
@@ -140,14 +140,7 @@ def _index_candidates(frame: np.ndarray) -> tuple[np.ndarray, list[Candidate]]:
     """The working image of ``frame`` and its most index-like candidates, in that image's pixels."""
     image, scale, readings = Recogniser(filmed=True, motion=False)._readings(frame)
     likely = sorted((r for r in readings if r.not_index < 0.5), key=lambda r: r.not_index)[:8]
-    return image, [
-        Candidate(
-            (r.cand.rank[0] * scale, r.cand.rank[1] * scale),
-            (r.cand.suit[0] * scale, r.cand.suit[1] * scale),
-            r.cand.size,
-        )
-        for r in likely
-    ]
+    return image, _scaled(likely, scale)
 
 
 @pytest.mark.parametrize(("length", "degrees"), [(4, 10), (5, 30), (7, 120), (9, 75), (11, 160)])
