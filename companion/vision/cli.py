@@ -81,7 +81,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from companion.vision.recognise import Recogniser, duplicates
+    from companion.vision.recognise import Recogniser
     from companion.vision.render import draw_sightings
 
     from companion.vision.plane import TopDown
@@ -113,7 +113,6 @@ def run_detect(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         sightings = reader.detect(frame)
         ms = (time.perf_counter() - start) * 1000
-        doubled = duplicates(sightings)
         if args.json:
             cards = []
             for s in sightings:
@@ -122,16 +121,14 @@ def run_detect(args: argparse.Namespace) -> int:
                     "confidence": s.confidence,
                     "corners": [[x, y] for x, y in s.corners],
                 }
-                if s.label in doubled:
-                    item["duplicate"] = True
                 cards.append(item)
             print(json.dumps({"image": str(path), "cards": cards, "ms": round(ms, 1)}), flush=True)
         else:
-            names = [s.label + ("(twice)" if s.label in doubled else "") for s in sightings]
+            names = [s.label for s in sightings]
             print(f"{path}: {' '.join(names) if names else 'no cards'} ({ms:.0f} ms)", flush=True)
         if args.draw is not None:
             out = _draw_path(args.draw, path, len(images) > 1)
-            if not cv2.imwrite(str(out), draw_sightings(frame, sightings, doubled)):
+            if not cv2.imwrite(str(out), draw_sightings(frame, sightings)):
                 print(f"crib detect: cannot write {out}", file=sys.stderr)
                 failed += 1
     return 1 if failed else 0

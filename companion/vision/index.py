@@ -767,8 +767,12 @@ def patch_features(patches: npt.NDArray[np.uint8]) -> FloatArray:
 _SUIT_SIDE: Final = 48
 _SUIT_HALF: Final = 0.6
 #: Shortest rank-to-suit distance (pixels) at which a suit mark's outline is trusted: below it (a suit
-#: mark under about 8 pixels) a turned mark's staircase edges make notches of their own.
-_NOTCH_MIN_LENGTH: Final = 14.0
+#: mark under about 7 pixels) a turned mark's staircase edges make notches of their own. At 12-14
+#: pixels the outline still tells clubs from spades, and there the network alone takes a far club for
+#: a spade: the view from above shows a camera's far cards at that size (tuning tables at 45 degrees,
+#: seeds 0-29, through a plane whose view is 2150 px wide: 6 named wrong with 14, 3 with 12; cards
+#: shrunk to 50-60 px and enlarged 1.3-1.6 times: 3 wrong of 174 either way).
+_NOTCH_MIN_LENGTH: Final = 12.0
 
 
 def suit_notches(gray: npt.NDArray[np.uint8], cands: list[Candidate]) -> FloatArray:

@@ -37,7 +37,7 @@ How a frame is read, and why:
    card is a wrong score, an unknown one is only a prompt to look again. An index smeared past its
    rank glyph's strokes must be read surer still (:func:`index.smear`, ReadingSettings.smear_strokes).
 
-:func:`duplicates` names cards seen more than once (a misread, or a second deck on the table).
+:func:`one_of_each` keeps a card named at one place only: a pack holds it once.
 
 The module is under 700 lines: the reading of a frame, the merging of its corners into cards
 and the keeping of a filmed table share the recogniser's state, and the parts that need none of it
@@ -46,7 +46,6 @@ live apart (reading, arbitration, backs, geometry, motion, soft).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -86,7 +85,7 @@ from companion.vision.settings import (
 from companion.vision.soft import sharpened, smeared, soft_spades, suits_by_shape
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
-__all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "NAMER_GRAPH", "Recogniser", "duplicates"]
+__all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "NAMER_GRAPH", "Recogniser", "one_of_each"]
 
 #: The folder the shipped networks lie in, and their file names there.
 DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data"
@@ -288,8 +287,10 @@ class Recogniser:
                 cv2.resize(image, None, fx=at.coarse, fy=at.coarse, interpolation=cv2.INTER_AREA), np.uint8
             )
             readings += self._read(coarse, scale * at.coarse, outlines=False)
-        if self.enlarge and max(image.shape[:2]) <= at.fine_under and (
-            not self.filmed or (region and at.fine_regions)
+        if (
+            self.enlarge
+            and max(image.shape[:2]) <= at.fine_under
+            and (not self.filmed or (region and at.fine_regions))
         ):
             fine = np.asarray(
                 cv2.resize(image, None, fx=at.fine, fy=at.fine, interpolation=cv2.INTER_CUBIC), np.uint8
@@ -324,8 +325,7 @@ class Recogniser:
         than down (a card is taller than it is wide, and its indices sit in from the edges alike). The
         distance is kept loose, at most 16 rank-to-suit distances (measured 8-9 on the real deck's
         photos), because decks differ in where and how large they print indices. Two copies of one card
-        lying head to tail within that are rare, and :func:`duplicates` still names a card seen twice
-        farther apart.
+        lying head to tail within that are rare (and a pack holds one: see :func:`one_of_each`).
         """
         if a.label != b.label:
             return False
@@ -395,8 +395,8 @@ class Recogniser:
         that changed are read again (see :meth:`_detect_changed`).
         """
         if self._motion is None:
-            return self._detect_whole(frame)
-        return self._detect_changed(frame, self._motion)
+            return one_of_each(self._detect_whole(frame))
+        return one_of_each(self._detect_changed(frame, self._motion))
 
     def _detect_whole(self, frame: Frame) -> list[Sighting]:
         """Every card visible in ``frame``, read whole, and closer where asked (see ``closer``)."""
@@ -761,7 +761,24 @@ def _scaled(
     )
 
 
-def duplicates(sightings: Iterable[Sighting]) -> set[str]:
-    """Card labels seen more than once in one frame (a misread, or cards from a second deck)."""
-    counts = Counter(s.label for s in sightings if s.label not in (BACK, UNKNOWN))
-    return {label for label, n in counts.items() if n > 1}
+def one_of_each(sightings: list[Sighting]) -> list[Sighting]:
+    """``sightings`` with every card named at more than one place named only where it was read surest,
+    and reported unread elsewhere.
+
+    Why: a pack holds each card once. Two indices of one name that are not one card's two corners
+    (those are merged into one sighting by where they lie) are two cards, and one of them is misread:
+    at a slant a far club's notches fill in and it reads as the spade lying near the camera; a soft
+    court's upturned corner reads as another court. Which one is wrong the frame cannot say for sure,
+    but the surer reading is the likelier right, and the other is a card lying there unread: a prompt
+    to look again, not a second copy of a card (which the tracker would take for the first one moving).
+    """
+    best: dict[str, Sighting] = {}
+    for s in sightings:
+        if s.card is not None and (s.label not in best or s.confidence > best[s.label].confidence):
+            best[s.label] = s
+    return [
+        s
+        if s.card is None or best[s.label] is s
+        else Sighting(UNKNOWN, round(1.0 - s.confidence, 3), s.corners)
+        for s in sightings
+    ]

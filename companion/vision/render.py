@@ -13,16 +13,15 @@ __all__ = ["draw_sightings"]
 
 _COLOURS: dict[str, tuple[int, int, int]] = {BACK: (200, 120, 0), UNKNOWN: (0, 165, 255)}
 _NAMED = (40, 200, 40)
-_DOUBLED = (0, 0, 230)
 
 
-def draw_sightings(frame: Frame, sightings: Iterable[Sighting], doubled: set[str] | None = None) -> Frame:
+def draw_sightings(frame: Frame, sightings: Iterable[Sighting]) -> Frame:
     """A copy of ``frame`` with each sighting outlined and labelled, sized to be legible at any resolution."""
     out = frame.copy()
     scale = max(out.shape[:2]) / 1000.0
     thick = max(1, round(2 * scale))
     for s in sightings:
-        colour = _COLOURS.get(s.label, _DOUBLED if doubled and s.label in doubled else _NAMED)
+        colour = _COLOURS.get(s.label, _NAMED)
         pts = np.array(s.corners, np.float32).round().astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
         text = f"{s.label} {s.confidence:.2f}"

@@ -129,12 +129,21 @@ def _seen_twice(sightings: list[Sighting], t: Table) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("degrees", [15, 30, 45])
-def test_a_table_at_a_slant_read_from_above_is_one_sighting_per_card(still: Recogniser, degrees: int) -> None:
+@pytest.mark.parametrize(("degrees", "markers"), [(15, 99), (30, 99), (45, 99), (45, 7)])
+def test_a_table_at_a_slant_read_from_above_is_one_sighting_per_card(
+    still: Recogniser, degrees: int, markers: int
+) -> None:
     """Calibrated once from the marker cards, the same camera then reads each table from above: every
     card once, none named wrong, nearly all found (of 126 cards at 45 degrees: 96.8 % with OpenCV 5,
-    96.0 % with the Pi's OpenCV 4.10, whose resampling differs; 76 % without the plane)."""
-    layout, _ = _calibrated(still, tilt_homography(degrees), seed=99)
+    96.0 % with the Pi's OpenCV 4.10, whose resampling differs; 76 % without the plane).
+
+    The marker cards laid as seed 7 lays them give a smaller view (2150 px wide at 45 degrees), whose
+    far indices are 12-14 px from rank to suit: there a club's outline must still be weighed (before,
+    clubs read as spades: two named wrong) and a court's corner misread as a card lying elsewhere
+    must not name it twice (one, before :func:`companion.vision.recognise.one_of_each`). One wrong is
+    let pass there: with the Pi's OpenCV a far three of clubs measures notches of 0.045-0.049, under
+    the split, and reads as a spade."""
+    layout, _ = _calibrated(still, tilt_homography(degrees), seed=markers)
     assert layout.plane is not None
     view = TopDown(Recogniser(filmed=True, motion=False), layout.plane)
     total = Score(0, 0, 0, 0, 0)
@@ -146,7 +155,7 @@ def test_a_table_at_a_slant_read_from_above_is_one_sighting_per_card(still: Reco
         twice += _seen_twice(seen, slanted)
         total = total + score(seen, slanted)
     assert twice == []
-    assert total.twice == 0 and total.wrong == 0
+    assert total.twice == 0 and total.wrong <= (1 if markers == 7 else 0)
     assert total.recall >= 0.95
 
 

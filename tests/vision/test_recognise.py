@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from companion.app.deck import load_deck
-from companion.vision.recognise import Recogniser, duplicates
+from companion.vision.recognise import Recogniser, one_of_each
 from companion.vision.scene import Placement, compose, wood
-from companion.vision.types import BACK, UNKNOWN
+from companion.vision.types import BACK, UNKNOWN, Sighting, seen_from_text
 
 from .conftest import CROPS, crop
 from .tables import tilt_homography
@@ -144,12 +144,28 @@ def test_a_plain_card_is_not_named(recogniser: Recogniser) -> None:
     assert [s for s in recogniser.detect(frame) if s.card is not None] == []
 
 
-def test_a_card_seen_twice_is_flagged(recogniser: Recogniser) -> None:
+def test_a_card_seen_at_two_places_is_named_at_one_and_unread_at_the_other(recogniser: Recogniser) -> None:
+    """A pack holds each card once: of two cards read by one name, one is misread, and it is reported
+    as a card lying there unread, not as a second copy."""
     places = [Placement(350, 360, 0, 130), Placement(900, 360, 45, 130)]
     frame = compose(wood(1280, 720, seed=9), [crop("3s"), crop("3s")], places)
     sightings = recogniser.detect(frame)
-    assert [s.label for s in sightings if s.card is not None] == ["3s", "3s"]
-    assert duplicates(sightings) == {"3s"}
+    assert [s.label for s in sightings if s.card is not None] == ["3s"]
+    unread = [s for s in sightings if s.seen is UNKNOWN]
+    named = next(s for s in sightings if s.card is not None)
+    far = (places[0] if named.center[0] > 625 else places[1]).x
+    assert any(abs(s.center[0] - far) < 130 for s in unread)
+
+
+def test_one_of_each_keeps_the_surest_reading_of_a_name() -> None:
+    def seen(label: str, confidence: float, x: float) -> Sighting:
+        return Sighting(seen_from_text(label), confidence, ((x, 10.0), (x + 20, 40.0)))
+
+    sightings = [seen("5c", 0.9, 0), seen("5s", 0.7, 100), seen("5s", 0.95, 200), seen("back", 0.8, 300)]
+    kept = one_of_each(sightings)
+    assert [s.label for s in kept] == ["5c", "unknown", "5s", "back"]
+    assert kept[1].corners == sightings[1].corners
+    assert one_of_each(kept) == kept
 
 
 def test_any_image_size_and_grey_input(recogniser: Recogniser) -> None:
@@ -233,15 +249,17 @@ def test_a_four_index_card_is_one_card(recogniser: Recogniser, angle: int) -> No
     frame = compose(wood(1280, 720, seed=angle), [_four_index_card("5h")], [Placement(640, 360, angle, 170)])
     sightings = [s for s in recogniser.detect(frame) if s.card is not None]
     assert [s.label for s in sightings] == ["5h"]
-    assert duplicates(sightings) == set()
 
 
-def test_two_four_index_copies_apart_are_still_a_duplicate(recogniser: Recogniser) -> None:
+def test_two_four_index_copies_apart_are_two_cards_one_unread(recogniser: Recogniser) -> None:
+    """Two copies far apart are not one card's corners: the second is reported unread, not joined."""
     card = _four_index_card("8c")
     places = [Placement(350, 360, 10, 170), Placement(930, 360, -20, 170)]
     sightings = recogniser.detect(compose(wood(1280, 720, seed=2), [card, card], places))
-    assert [s.label for s in sightings if s.card is not None] == ["8c", "8c"]
-    assert duplicates(sightings) == {"8c"}
+    named = [s for s in sightings if s.card is not None]
+    assert [s.label for s in named] == ["8c"]
+    other = places[1] if named[0].center[0] < 640 else places[0]
+    assert any(s.seen is UNKNOWN and abs(s.center[0] - other.x) < 170 for s in sightings)
 
 
 def _two_suited(name: str, twin: str) -> np.ndarray:
