@@ -161,8 +161,9 @@ def _around(image: Frame, c: idx.Candidate) -> tuple[Frame, idx.Candidate]:
 
 def smear_lines(gray: Frame, cands: Sequence[idx.Candidate]) -> list[tuple[float, float]]:
     """The smears (length in pixels, direction in radians, anticlockwise from the frame's rows) most
-    likely to lie over ``cands``' indices, likeliest first: the deepest trough's direction and the
-    two directions either side of it, each at its own trough's length.
+    likely to lie over ``cands``' indices, likeliest first: the deepest trough's direction at its
+    trough's length and a pixel shorter, then the two directions either side of it, each at its own
+    trough's length.
 
     Why troughs: smearing along a line of length L adds to every edge a copy of it L further along,
     of the opposite sign in the derivative along the line; the derivative's autocorrelation along the
@@ -205,6 +206,10 @@ def smear_lines(gray: Frame, cands: Sequence[idx.Candidate]) -> list[tuple[float
     for step in (0, -1, 1, -2, 2):
         k = (deepest + step) % len(_SMEAR_ANGLES)
         out.append((float(_SMEAR_LAGS[beyond + int(np.argmin(dips[k, beyond:]))]), float(_SMEAR_ANGLES[k])))
+    # The trough lies at the smear's length or a pixel past it (a line's ends are soft), and taken out
+    # a pixel too long a smear reads hardly better than left in: the deepest direction is tried a pixel
+    # shorter as well, second.
+    out.insert(1, (out[0][0] - 1, out[0][1]))
     return out
 
 
