@@ -799,7 +799,7 @@ def _scaled(
 
 def one_of_each(sightings: list[Sighting]) -> list[Sighting]:
     """``sightings`` with every card named at more than one place named only where it was read surest,
-    and reported unread elsewhere.
+    and reported unread where it was read less surely.
 
     Why: a pack holds each card once. Two indices of one name that are not one card's two corners
     (those are merged into one sighting by where they lie) are two cards, and one of them is misread:
@@ -807,6 +807,10 @@ def one_of_each(sightings: list[Sighting]) -> list[Sighting]:
     court's upturned corner reads as another court. Which one is wrong the frame cannot say for sure,
     but the surer reading is the likelier right, and the other is a card lying there unread: a prompt
     to look again, not a second copy of a card (which the tracker would take for the first one moving).
+    Readings as sure as the surest all stay named: nothing tells them apart, and two corners of one
+    card a soft frame left unjoined read so (in the demo film under blur, a ten's two corners at 1.0
+    each; one made unread became a thing of its own, which a card laid over it later joined, and that
+    card was asked about).
     """
     best: dict[str, Sighting] = {}
     for s in sightings:
@@ -814,7 +818,7 @@ def one_of_each(sightings: list[Sighting]) -> list[Sighting]:
             best[s.label] = s
     return [
         s
-        if s.card is None or best[s.label] is s
+        if s.card is None or s.confidence >= best[s.label].confidence
         else Sighting(UNKNOWN, round(1.0 - s.confidence, 3), s.corners)
         for s in sightings
     ]
