@@ -862,15 +862,16 @@ def suit_blur(gray: npt.NDArray[np.uint8], cands: Sequence[Candidate]) -> FloatA
     0.04 (the camera's own softness and the resampling), and each pixel of defocus at cards 110 pixels
     wide adds about 0.03.
     """
-    out = np.zeros(len(cands), np.float32)
-    for k, c in enumerate(cands):
-        patch = _suit_patch(gray, c).astype(np.float32)
-        lo, hi = np.percentile(patch, [3, 97])
-        gx = (patch[1:-1, 2:] - patch[1:-1, :-2]) / 2
-        gy = (patch[2:, 1:-1] - patch[:-2, 1:-1]) / 2
-        steepest = float(np.percentile(np.sqrt(gx * gx + gy * gy), 99))
-        radius = (2 / np.pi) * float(hi - lo) / max(steepest, 1e-6)
-        out[k] = radius / (_SUIT_SIDE / (2 * _SUIT_HALF))
+    if not cands:
+        return np.zeros(0, np.float32)
+    # All the marks at once: a percentile's call costs more than its sorting on a patch this small.
+    patch = np.stack([_suit_patch(gray, c) for c in cands]).astype(np.float32)
+    lo, hi = np.percentile(patch.reshape(len(cands), -1), [3, 97], axis=1)
+    gx = (patch[:, 1:-1, 2:] - patch[:, 1:-1, :-2]) / 2
+    gy = (patch[:, 2:, 1:-1] - patch[:, :-2, 1:-1]) / 2
+    steepest = np.percentile(np.sqrt(gx * gx + gy * gy).reshape(len(cands), -1), 99, axis=1)
+    radius = (2 / np.pi) * (hi - lo) / np.maximum(steepest, 1e-6)
+    out: FloatArray = (radius / (_SUIT_SIDE / (2 * _SUIT_HALF))).astype(np.float32)
     return out
 
 
