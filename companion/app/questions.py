@@ -150,7 +150,6 @@ class Questions:
             text, zone = self._held.pop(0)
             self._landed(text, zone)
 
-
     # -- the table's own ---------------------------------------------------------------------------
 
     def _landed(self, text: str, zone: Zone, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:

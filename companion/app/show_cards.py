@@ -174,7 +174,6 @@ class ShowCards(Questions):
         self._crib_seen = []
         return True
 
-
     # -- the table's own ---------------------------------------------------------------------------
 
     def _do(self, actions: Sequence[Action], notes: Mapping[str, object] | None = None) -> None:

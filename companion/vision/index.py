@@ -158,23 +158,21 @@ def ink(
 def find_candidates(
     gray: npt.NDArray[np.uint8], min_size: float = 6.0, max_size: float = 90.0, joined: bool = True
 ) -> list[Candidate]:
-    """Every plausible (rank mark, suit mark) pair in a grey image (see :func:`candidates`); without
-    ``joined``, only the marks that stand apart (the cheap half of the search)."""
-    blobs = ink(gray, min_size, max_size)
-    if joined:
-        return candidates(blobs)
-    return _pairs(blobs.stats, blobs.centroids, blobs.glyphs, np.zeros(len(blobs.stats), bool))
+    """Every plausible (rank mark, suit mark) pair in a grey image (see :func:`candidates`)."""
+    return candidates(ink(gray, min_size, max_size), joined)
 
 
-def candidates(blobs: Ink) -> list[Candidate]:
+def candidates(blobs: Ink, joined: bool = True) -> list[Candidate]:
     """Every plausible (rank mark, suit mark) pair among an image's ink blobs.
 
     Marks are connected blobs of ink of glyph size; blobs of similar height side by side (the "1" and
     "0" of a ten) are also joined into one mark. A suit mark must be of comparable size and lie about one
-    glyph height from the rank mark, in any direction.
+    glyph height from the rank mark, in any direction. Without ``joined``, only the marks that stand
+    apart are paired, not those split from one blob (the cheap half of the search).
     """
     out = _pairs(blobs.stats, blobs.centroids, blobs.glyphs, np.zeros(len(blobs.stats), bool))
-    out += _joined_pairs(blobs.labels, blobs.stats, blobs.glyphs, blobs.min_size)
+    if joined:
+        out += _joined_pairs(blobs.labels, blobs.stats, blobs.glyphs, blobs.min_size)
     return out
 
 

@@ -92,15 +92,15 @@ __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "NAMER_GRAPH", "Recogni
 DEFAULT_MODEL: Final = Path(__file__).resolve().parent / "data"
 FINDER_FILE: Final = "index_net.npz"
 NAMER_FILE: Final = "index_cnn.npz"
-#: Candidates a sharpened picture is judged by (see Recogniser._sureness) are from this share of the
-#: given index's length to this: the same index, its glyphs run apart or together.
-_LIKE_LENGTH: Final = (0.6, 1.6)
 #: The namer as an ONNX graph, written from NAMER_FILE by the build: run by OpenCV, twice as fast.
 NAMER_GRAPH: Final = "index_cnn.onnx"
 #: An index's rank-to-suit distance as a share of its card's width (0.14-0.25 on the real deck and the
 #: demo deck), and a card's length over its width.
 INDEX_SHARE: Final = 0.18
 CARD_ASPECT: Final = 1.4
+#: Candidates a sharpened picture is judged by (see Recogniser._sureness) are from this share of the
+#: given index's length to this: the same index, its glyphs run apart or together.
+_LIKE_LENGTH: Final = (0.6, 1.6)
 
 #: Two corners read: their names, and their places in frame pixels divided by TrackingSettings.still.
 _Still = tuple[str, str, int, int, int, int]
