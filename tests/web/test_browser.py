@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -365,15 +366,31 @@ def test_on_a_phone_the_board_shows_the_pegs_stretch_large_and_numbered(
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+COUNT_BOARDS_DRAWN = """
+window.boardsDrawn = 0;
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    for (const node of change.addedNodes) {
+      if (node.dataset && node.dataset.testid === "whole-board") window.boardsDrawn += 1;
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
 def test_the_wall_display_shows_the_whole_board_and_no_controls(
     table: tuple[ScoreboardServer, ScoreboardHub, list[Event]], page: Page
 ) -> None:
     server, hub, _ = table
     hub.publish(MUGGINS)
     page.set_viewport_size({"width": 1280, "height": 800})
+    page.add_init_script(COUNT_BOARDS_DRAWN)
     page.goto(server.url + "/?display=wall")
     board = page.get_by_test_id("whole-board")
     expect(board).to_be_visible()
+    # the page's own fetch and the live stream's first message bring one view: it is drawn once
+    expect(page.get_by_test_id("live")).to_have_class(re.compile(r"\bon\b"))
+    assert page.evaluate("window.boardsDrawn") == 1
     expect(board.locator(".hole")).to_have_count(2 * 121)
     expect(board.get_by_test_id("skunk-line")).to_have_count(2)
     expect(board.get_by_test_id("double-skunk-line")).to_have_count(2)

@@ -12,6 +12,7 @@ let claimFor = null;   // the player the pad claims for (null: whoever the game 
 let claimValue = "";
 let muggins = null;    // {serial, ends} of the offer on show, for its countdown
 let lit = null;        // "row:index" of the score whose cards are lit
+let drawnFrom = null;  // the view the board was last drawn from, as text: the same view is not redrawn
 
 function $(id) { return document.getElementById(id); }
 function tid(name) { return document.querySelector(`[data-testid="${name}"]`); }
@@ -386,7 +387,14 @@ function render(v) {
   const mode = tid("mode");
   if (document.activeElement !== mode) mode.value = v.mode || "auto";
   renderMoves(v);
-  Board.draw(tid("board"), v, WALL);
+  // the page's first fetch and the event stream's first message carry the same view; drawing it
+  // twice would replay the peg's slide and swap the board under anyone looking at it. The whole
+  // view is compared, not its version: a restarted table counts its versions from 0 again.
+  const seen = JSON.stringify(v);
+  if (seen !== drawnFrom) {
+    Board.draw(tid("board"), v, WALL);
+    drawnFrom = seen;
+  }
   refreshStats(v);
   document.body.dataset.version = v.version;
 }
