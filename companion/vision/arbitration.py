@@ -16,7 +16,7 @@ from companion.vision.reading import Reading, opposite
 from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import UNKNOWN
 
-__all__ = ["COURT_RANKS", "PIP_RANKS", "Card", "agree", "by_pips", "counted"]
+__all__ = ["COURT_RANKS", "PIP_RANKS", "Card", "agree", "by_pips", "counted", "unsure_pairs"]
 
 #: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`counted`).
 PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
@@ -159,6 +159,45 @@ def counted(
         k = min(j, k)
         out = rest[:k] + list(merged.values()) + rest[k:]
         k += len(merged)
+    return out
+
+
+def unsure_pairs(
+    unsure: Sequence[Reading],
+    pips_between: Callable[[Reading, Reading], Count | None],
+    settings: PipSettings = SHIPPED.pips,
+) -> list[Card]:
+    """Cards read only unsurely, at both their corners, that their middles name: two readings too
+    unsure to name anything (``unsure``), lying as one card's opposite corners and reading one number,
+    whose pips are plainly that many and plainly of one suit of the colour read (see :func:`by_pips`).
+
+    Why: blur takes a suit mark's detail before its rank's, and a spade is told from a club by detail
+    alone (notches a club has and a spade lacks). So a soft photo's spades are read unsurely where
+    their ranks are plain (see :func:`companion.vision.soft.soft_spades`), and unread they were half
+    of a soft table's black cards. The middle's pips are three times an index's suit mark, and show
+    what the blur took from the corners; two corners and a count agreeing on the rank leave the pips
+    only the suit to say.
+    """
+    out: list[Card] = []
+    used: set[int] = set()
+    for i, a in enumerate(unsure):
+        if i in used or a.label[:-1] not in PIP_RANKS:
+            continue
+        for j in range(i + 1, len(unsure)):
+            b = unsure[j]
+            if j in used or b.label[:-1] != a.label[:-1] or (b.label[-1] in RED) != (a.label[-1] in RED):
+                continue
+            if not opposite(a, b):
+                continue
+            found = pips_between(a, b)
+            if found is None or found.count != PIP_RANKS[a.label[:-1]]:
+                continue
+            shown = _shown(found, settings)()
+            if shown is None or (shown[-1] in RED) != (a.label[-1] in RED):
+                continue
+            out.append(([a, b], shown, settings.pip_confidence))
+            used |= {i, j}
+            break
     return out
 
 

@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from companion.vision import cnn, pips
 from companion.vision import index as idx
-from companion.vision.arbitration import agree, by_pips, counted
+from companion.vision.arbitration import agree, by_pips, counted, unsure_pairs
 from companion.vision.backs import backs
 from companion.vision.cnn import load_namer
 from companion.vision.geometry import inside, joined_by_white, twins_joined, unnamed_white
@@ -617,6 +617,18 @@ class Recogniser:
                 unsure,
                 counting,
                 lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores()),
+            )
+            taken = {id(r) for group, _, _ in cards for r in group}
+            alone = [
+                r
+                for r in unsure
+                if id(r) not in taken
+                and not any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named)
+            ]
+            cards += unsure_pairs(
+                alone,
+                lambda a, b: self._kept(self._counts, counts, a, b, lambda: middle(a, b).counted()),
+                counting,
             )
             self._counts, self._pictures, self._cores = counts, pictures, cores
         cards = twins_joined(image, scale, cards)

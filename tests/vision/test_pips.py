@@ -11,6 +11,7 @@ import pytest
 
 from companion.app.deck import load_deck
 from companion.vision.arbitration import counted as _counted
+from companion.vision.arbitration import unsure_pairs
 from companion.vision.index import Candidate
 from companion.vision.pips import Middle, Pips, count_pips, pips_of, shows_picture
 from companion.vision.reading import Reading as _Reading
@@ -263,6 +264,37 @@ def test_a_card_read_at_one_corner_is_counted_against_an_unsure_reading_at_the_o
     out = _counted([([top], "5c", 0.997)], lambda a, b: shown, lambda a, b: None, [unsure])
     assert [(label, len(group)) for group, label, _ in out] == [(named, 1 if count is None else 2)]
     assert _counted([([top], "5c", 0.997)], lambda a, b: shown, lambda a, b: None)[0][1] == "5c"
+
+
+@pytest.mark.parametrize(
+    ("top", "bottom", "shown", "named"),
+    [
+        ("7c", "7c", Pips(7, False, 0.02, 0.55), ["7s"]),  # a soft spade: its pips plainly spades
+        ("7c", "7c", Pips(7, False, 0.14, 0.55), ["7c"]),  # plainly clubs
+        ("7c", "7c", Pips(7, False, 0.05, 0.55), []),  # between the two: still unread
+        ("7c", "7c", Pips(6, False, 0.02, 0.55), []),  # the count is not the rank read
+        ("7c", "7c", Pips(7, True, 0.03, 0.5), []),  # red pips under black indices
+        ("7c", "8c", Pips(7, False, 0.02, 0.55), []),  # the corners read two ranks
+        ("Kc", "Kc", None, []),  # a court has no pips to count
+    ],
+)
+def test_two_unsure_corners_of_one_card_are_named_by_its_pips(
+    top: str, bottom: str, shown: Pips | None, named: list[str]
+) -> None:
+    """A soft photo's spade is read unsurely at both corners, its rank plain and its suit mark's
+    notches blurred away: where both corners read one number and its middle holds that many pips,
+    plainly of one suit of the colour read, the pips name the card; else it stays unread."""
+    (a, b), _, _ = _corners_read("7c", 0.45)[0]
+    cards = unsure_pairs([replace(a, label=top), replace(b, label=bottom)], lambda a, b: shown)
+    assert [label for _, label, _ in cards] == named
+    assert all(len(group) == 2 for group, _, _ in cards)
+
+
+def test_unsure_readings_apart_are_not_paired() -> None:
+    """Two unsure readings that do not lie as one card's corners have no middle between them."""
+    (a, b), _, _ = _corners_read("7c", 0.45)[0]
+    beside = replace(b, cand=Candidate((160.0, 100.0), (160.0, 125.0), 20.0))
+    assert unsure_pairs([a, beside], lambda a, b: Pips(7, False, 0.02, 0.55)) == []
 
 
 @pytest.mark.parametrize(

@@ -25,11 +25,12 @@ import pytest
 
 from companion.vision.index import Candidate, candidates, ink, smear, spread_ratio, suit_blur
 from companion.vision.recognise import Recogniser
+from companion.vision.scene import Placement, compose, wood
 from companion.vision.settings import SHIPPED
 from companion.vision.soft import _scaled, deblurred, disc, line, smear_lines
 from companion.vision.types import Sighting
 
-from .tables import Score, Table, defocus, score, shadowed, shaken, table, tilted
+from .tables import Score, Table, crop, defocus, score, shadowed, shaken, table, tilted
 
 SEEDS = range(6)
 
@@ -259,12 +260,13 @@ def test_print_dimmed_by_a_shadow_is_ink_and_a_lit_tables_ink_is_as_the_networks
     assert len(fixed) < 0.8 * len(lit) <= len(shared)
 
 
-@pytest.mark.parametrize(("path", "found"), [("camera", 0.94), ("photo", 0.84)])
+@pytest.mark.parametrize(("path", "found"), [("camera", 0.94), ("photo", 0.92)])
 def test_a_table_out_of_focus_is_read_sharpened_and_names_none_wrong(path: str, found: float) -> None:
     """Cards 110 pixels wide (the camera's scale the hardware guide asks for) out of focus by a disc
     of 2.25 pixels: read as they were, a tenth of them on the camera's path (glyphs run into their
     suit marks, or washed out) and a fifth of a photo's were lost; the frame's own measured blur has
-    it read sharpened, and 96 % and 86 % are found, no name wrong (tuning tables, seeds 0-11)."""
+    it read sharpened, and 96 % and 94 % are found, no name wrong (tuning tables, seeds 0-11). A
+    photo's soft spades lying whole are named by their pips (86 % found before)."""
     reader = Recogniser(filmed=True, motion=False) if path == "camera" else Recogniser()
     total = Score(0, 0, 0, 0, 0)
     for seed in range(12):
@@ -272,6 +274,24 @@ def test_a_table_out_of_focus_is_read_sharpened_and_names_none_wrong(path: str, 
         total = total + score(reader.detect(defocus(t.frame, 2.25)), t)
     assert total.recall >= found
     assert total.wrong == 0
+
+
+@pytest.mark.parametrize("radius", [2.5, 3.0])
+def test_a_soft_photo_of_spades_lying_whole_names_them_by_their_pips(
+    still: Recogniser, radius: float
+) -> None:
+    """Six spades laid apart, 110 pixels wide, photographed out of focus: blur fills in the notches
+    that tell a club's suit mark from a spade's, so each index alone is read unsurely (none was named
+    before), but their pips, three times the size, still show plain sides and count the rank both
+    corners read: every card is named, none wrong."""
+    names = ["7s", "4s", "9s", "3s", "6s", "10s"]
+    for seed in range(4):
+        places = [
+            Placement(180 + 190 * k, 200 + 300 * (k % 2), 15 * seed + 20 * k - 40, 110.0) for k in range(6)
+        ]
+        frame = compose(wood(1280, 720, seed=seed), [crop(name) for name in names], places)
+        seen = sorted(s.label for s in still.detect(defocus(frame, radius)) if s.card)
+        assert seen == sorted(names), (seed, seen)
 
 
 def test_a_sharp_table_is_not_read_again_sharpened() -> None:
