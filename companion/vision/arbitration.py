@@ -11,12 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
+import numpy as np
+
 from companion.vision.pips import Counted, Pips
 from companion.vision.reading import Reading, opposite
-from companion.vision.settings import SHIPPED, PipSettings
+from companion.vision.settings import SHIPPED, PipSettings, ReadingSettings
 from companion.vision.types import UNKNOWN
 
-__all__ = ["COURT_RANKS", "PIP_RANKS", "Card", "agree", "by_pips", "counted", "unsure_pairs"]
+__all__ = [
+    "COURT_RANKS",
+    "PIP_RANKS",
+    "Card",
+    "agree",
+    "by_pips",
+    "counted",
+    "spades_by_the_pack",
+    "unsure_pairs",
+]
 
 #: The pips each rank prints, for the ranks whose reading a count of pips checks (see :func:`counted`).
 PIP_RANKS: Final = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
@@ -198,6 +209,49 @@ def unsure_pairs(
             out.append(([a, b], shown, settings.pip_confidence))
             used |= {i, j}
             break
+    return out
+
+
+def spades_by_the_pack(
+    cards: Sequence[Card],
+    readings: Sequence[Reading],
+    named: Sequence[Reading],
+    settings: ReadingSettings,
+    same_card: Callable[[Reading, Reading], bool],
+) -> list[Card]:
+    """Cards whose corners blur left an even chance between club and spade (see
+    :attr:`Reading.black`), named the spade where the club of their rank is named elsewhere in
+    ``cards``: a pack holds one. ``readings`` are all the frame's, ``named`` those that name a card, and
+    ``same_card`` says whether two readings are corners of one card.
+
+    Why only that way round: blur fills a club's notches and never draws notches on a spade, so a
+    club named through it is named right, while a spade named through it may be a club (which is why
+    the soft spade was left unread). A corner lying where a named card lies, or as the opposite corner
+    of one of its rank, is that card's own and says nothing of another.
+    """
+    labels = {label for _, label, _ in cards}
+    taken = {id(r) for group, _, _ in cards for r in group}
+    doubtful = [
+        r
+        for r in readings
+        if r.black >= settings.needed(r.cand.freed)
+        and id(r) not in taken
+        and not any(
+            float(np.hypot(*(r.centre - n.centre))) < 1.5 * r.cand.length
+            or (n.label[:-1] == r.label[:-1] and (opposite(r, n) or opposite(n, r)))
+            for n in named
+        )
+    ]
+    out: list[Card] = []
+    for r in doubtful:
+        spade = f"{r.label[:-1]}s"
+        if f"{r.label[:-1]}c" not in labels or spade in labels:
+            continue
+        both = next((card for card in out if same_card(card[0][0], r)), None)
+        if both is None:
+            out.append(([r], spade, r.black))
+        else:
+            both[0].append(r)
     return out
 
 

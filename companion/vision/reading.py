@@ -29,6 +29,9 @@ class Reading:
     not_index: float
     cut: bool = False
     """Whether a mark of the index is cut by the edge of the picture (see ``recognise._whole``)."""
+    black: float = 0.0
+    """How sure the reading would be were its black suit known, where blur left it an even chance
+    between club and spade (see :func:`companion.vision.soft.soft_spades`); 0 otherwise."""
 
     def accepted(self, settings: ReadingSettings) -> bool:
         """Whether the reading is sure enough to name its card (see :class:`ReadingSettings`)."""

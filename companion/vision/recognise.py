@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from companion.vision import cnn, pips
 from companion.vision import index as idx
-from companion.vision.arbitration import agree, by_pips, counted, unsure_pairs
+from companion.vision.arbitration import agree, by_pips, counted, spades_by_the_pack, unsure_pairs
 from companion.vision.backs import backs
 from companion.vision.cnn import load_namer
 from companion.vision.geometry import inside, joined_by_white, twins_joined, unnamed_white
@@ -211,6 +211,7 @@ class Recogniser:
         pr[live], ps[live] = self.namer.predict(cnn.inputs(fine))
         rejected[live] = _not_index(pr[live], self.settings.reading)
         live = np.flatnonzero(~rejected)
+        settled = np.zeros(len(cands), np.float32)  # see Reading.black
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.
         notch = idx.suit_notches(gray, [cands[n] for n in live.tolist()])
         joined = np.array([cands[n].joined for n in live.tolist()], bool)
@@ -230,9 +231,12 @@ class Recogniser:
             # club back only part of its notches (judged as deblurred, the tuning tables at 3 pixels
             # named 4 % wrong; at 2.5 pixels none, but 74 % were found where 99 % could be).
             floor = self._softness if self._sharp else 0.0
+            spade = np.argmax(ps[live], axis=1) == 3
             ps[live] = soft_spades(
                 ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor
             )
+            tossed = live[spade & (ps[live, 0] == ps[live, 3])]
+            settled[tossed] = pr[tossed, :NOT_INDEX].max(axis=1) * (ps[tossed, 0] + ps[tossed, 3])
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
         if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
             live_cands = [cands[n] for n in live.tolist()]
@@ -242,8 +246,14 @@ class Recogniser:
         ranks = np.argmax(pr[kept, :NOT_INDEX], axis=1).tolist()
         suits = np.argmax(ps[kept], axis=1).tolist()
         not_indices = pr[kept, NOT_INDEX].tolist()
-        for n, r, s, not_index, conf in zip(
-            kept.tolist(), ranks, suits, not_indices, confidence[kept].tolist(), strict=True
+        for n, r, s, not_index, conf, either in zip(
+            kept.tolist(),
+            ranks,
+            suits,
+            not_indices,
+            confidence[kept].tolist(),
+            settled[kept].tolist(),
+            strict=True,
         ):
             c = cands[n]
             frame_cand = idx.Candidate(
@@ -253,7 +263,7 @@ class Recogniser:
                 c.joined,
                 c.freed,
             )
-            out.append(Reading(frame_cand, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index))
+            out.append(Reading(frame_cand, f"{RANK_TEXTS[r]}{SUIT_TEXTS[s]}", conf, not_index, black=either))
         return out
 
     def _sureness(self, seen: Sequence[tuple[Frame, idx.Candidate]]) -> float:
@@ -631,6 +641,7 @@ class Recogniser:
                 counting,
             )
             self._counts, self._pictures, self._cores = counts, pictures, cores
+        cards += spades_by_the_pack(cards, readings, named, accepting, self._same_card)
         cards = twins_joined(image, scale, cards)
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from companion.vision.recognise import Recogniser
+from tools.synthesis import gaussian_blur
 
 from .tables import deal as labelled_deal
 from .tables import deal_score, shaken
@@ -59,3 +60,22 @@ def test_a_deal_smeared_by_a_bumped_camera_is_read_with_its_smear_taken_out(
     print(f"\ndeal{deal} smeared {length} px at {degrees}: {found}/{total}, misread {misread}")
     assert found / total >= 0.65
     assert misread <= 1
+
+
+@pytest.mark.parametrize("deal", [1, 2, 3])
+def test_a_soft_photo_of_a_deal_names_the_spades_whose_clubs_are_named(
+    recogniser: Recogniser, deal: int
+) -> None:
+    """A tuning deal out of focus (a Gaussian blur of 2.3 pixels; its cards 60-140 pixels wide):
+    blur fills in a club's notches, so a photo leaves each spade's corner unread rather than risk a
+    club named a spade. But a pack holds one club of each rank: a black corner whose club is named
+    elsewhere in the photo is the spade. Before, none of the three deals' spades was named; now over
+    half are, and nothing is misread."""
+    image, boxes = labelled_deal(f"deal{deal}")
+    seen = recogniser.detect(gaussian_blur(image, 2.3))
+    spades = [box for box in boxes if box[0].endswith("s")]
+    _, found, _ = deal_score(seen, spades)
+    _, _, misread = deal_score(seen, boxes)
+    print(f"\ndeal{deal} out of focus: spades {found}/{len(spades)}, misread {misread}")
+    assert found >= len(spades) / 2
+    assert misread == 0

@@ -11,7 +11,7 @@ import pytest
 
 from companion.app.deck import load_deck
 from companion.vision.arbitration import counted as _counted
-from companion.vision.arbitration import unsure_pairs
+from companion.vision.arbitration import spades_by_the_pack, unsure_pairs
 from companion.vision.index import Candidate
 from companion.vision.pips import Middle, Pips, count_pips, pips_of, shows_picture
 from companion.vision.reading import Reading as _Reading
@@ -295,6 +295,60 @@ def test_unsure_readings_apart_are_not_paired() -> None:
     (a, b), _, _ = _corners_read("7c", 0.45)[0]
     beside = replace(b, cand=Candidate((160.0, 100.0), (160.0, 125.0), 20.0))
     assert unsure_pairs([a, beside], lambda a, b: Pips(7, False, 0.02, 0.55)) == []
+
+
+def _elsewhere(label: str, x: float) -> _Reading:
+    """A corner read surely as ``label``, lying ``x`` pixels along the table, far from the others."""
+    return _Reading(Candidate((x, 600.0), (x, 625.0), 20.0), label, 1.0, 0.0)
+
+
+def _pack(named: list[_Reading], doubtful: list[_Reading]) -> list[str]:
+    cards = [([r], r.label, r.confidence) for r in named]
+    same = Recogniser._same_card
+    return [
+        label for _, label, _ in spades_by_the_pack(cards, named + doubtful, named, SHIPPED.reading, same)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("elsewhere", "named"),
+    [
+        (["Kc"], ["Ks"]),  # the club of its rank is named: it is the spade
+        (["Qc"], []),  # another rank's club says nothing
+        ([], []),  # nothing to settle it
+        (["Kc", "Ks"], []),  # both named already: it is neither, and stays unread
+    ],
+)
+def test_a_soft_black_corner_is_the_spade_where_its_club_is_named_elsewhere(
+    elsewhere: list[str], named: list[str]
+) -> None:
+    """A pack holds one club of each rank. A corner blur left an even chance between club and spade
+    (its label the club, its confidence halved, ``black`` what it would be with its suit known) is the
+    spade where the club of its rank is named at another place in the photo."""
+    (top, _), _, _ = _corners_read("Kc", 0.48)[0]
+    soft = replace(top, black=0.96)
+    assert _pack([_elsewhere(label, 700.0 + 200 * k) for k, label in enumerate(elsewhere)], [soft]) == named
+
+
+def test_a_soft_corner_of_a_card_named_at_its_other_corner_is_that_card() -> None:
+    """The club named at a soft corner's opposite corner is the same card: no spade follows from it."""
+    (top, bottom), _, _ = _corners_read("Kc", 1.0)[0]
+    assert _pack([bottom], [replace(top, confidence=0.48, black=0.96)]) == []
+
+
+def test_two_soft_corners_of_one_card_are_one_spade() -> None:
+    (top, bottom), _, _ = _corners_read("Kc", 0.48)[0]
+    club = _elsewhere("Kc", 700.0)
+    soft = [replace(top, black=0.96), replace(bottom, black=0.96)]
+    cards = spades_by_the_pack(
+        [([club], "Kc", 1.0)], [*soft, club], [club], SHIPPED.reading, Recogniser._same_card
+    )
+    assert [(label, len(group)) for group, label, _ in cards] == [("Ks", 2)]
+
+
+def test_a_corner_too_unsure_of_its_rank_is_not_named_by_the_pack() -> None:
+    (top, _), _, _ = _corners_read("Kc", 0.3)[0]
+    assert _pack([_elsewhere("Kc", 700.0)], [replace(top, black=0.6)]) == []
 
 
 @pytest.mark.parametrize(
