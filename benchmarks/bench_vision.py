@@ -50,6 +50,7 @@ from tables import (
 )
 
 from companion.vision.recognise import Recogniser
+from companion.vision.rectify import Levelled
 from companion.vision.tracker import CardAppeared, Tracker
 
 #: How much slower a Raspberry Pi 4 reads a frame than the machine measured on. Why 3.5: the Pi 4's
@@ -173,6 +174,15 @@ def seeing() -> None:
         for t in tables:
             total = total + score(still.detect(defocus(t.frame, radius)), t)
         print(f"photos (crib detect) defocus {radius}: {total}", flush=True)
+    # A photo at a slant with no calibration: read as it is, and levelled by its own cards' outlines.
+    levelled = Levelled(Recogniser(), Recogniser())
+    for degrees in (15, 30, 45):
+        plain, level = Score(0, 0, 0, 0, 0), Score(0, 0, 0, 0, 0)
+        for t in tables:
+            slanted, _ = tilted(t, degrees)
+            plain = plain + score(still.detect(slanted.frame), slanted)
+            level = level + score(levelled.detect(slanted.frame), slanted)
+        print(f"photos (crib detect) tilted {degrees}: as they are {plain}; levelled {level}", flush=True)
     for degrees in (0, 15, 30, 45):
         image, boxes = deal_tilted(degrees)
         total, found, misread = deal_score(still.indices(image), boxes)

@@ -8,7 +8,8 @@ and the exit status is 1 if any failed. ``--filmed`` reads the images as consecu
 camera, as the companion reads its camera: each compared with the table as last read and read only
 where it changed. ``--layout`` reads them with a table layout's plane (a camera at a slant, calibrated
 from the marker cards): each warped to the view from above, read there, the outlines given in the
-image's own pixels.
+image's own pixels. Without it, a photo taken at a slant is levelled by its own cards' outlines (see
+:class:`companion.vision.rectify.Levelled`) and said to be ("levelled" in ``--json``).
 """
 
 from __future__ import annotations
@@ -85,9 +86,13 @@ def run_detect(args: argparse.Namespace) -> int:
     from companion.vision.render import draw_sightings
 
     from companion.vision.plane import TopDown
+    from companion.vision.rectify import Levelled
     from companion.vision.zones import TableLayout
 
-    reader: Recogniser | TopDown = Recogniser(filmed=args.filmed)
+    reader: Recogniser | TopDown | Levelled = Recogniser(filmed=args.filmed)
+    if args.layout is None and not args.filmed:
+        # A photo with no calibrated table is levelled by its own cards' outlines where it slants.
+        reader = Levelled(reader, Recogniser())
     if args.layout is not None:
         try:
             layout = TableLayout.load(args.layout)
@@ -113,6 +118,7 @@ def run_detect(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         sightings = reader.detect(frame)
         ms = (time.perf_counter() - start) * 1000
+        levelled = isinstance(reader, Levelled) and reader.plane is not None
         if args.json:
             cards = []
             for s in sightings:
@@ -122,10 +128,14 @@ def run_detect(args: argparse.Namespace) -> int:
                     "corners": [[x, y] for x, y in s.corners],
                 }
                 cards.append(item)
-            print(json.dumps({"image": str(path), "cards": cards, "ms": round(ms, 1)}), flush=True)
+            line = {"image": str(path), "cards": cards, "ms": round(ms, 1)}
+            if isinstance(reader, Levelled):
+                line["levelled"] = levelled
+            print(json.dumps(line), flush=True)
         else:
             names = [s.label for s in sightings]
-            print(f"{path}: {' '.join(names) if names else 'no cards'} ({ms:.0f} ms)", flush=True)
+            slant = ", read as if from above" if levelled else ""
+            print(f"{path}: {' '.join(names) if names else 'no cards'} ({ms:.0f} ms{slant})", flush=True)
         if args.draw is not None:
             out = _draw_path(args.draw, path, len(images) > 1)
             if not cv2.imwrite(str(out), draw_sightings(frame, sightings)):

@@ -29,10 +29,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision.plane import TablePlane
+from companion.vision.plane import Detector, TablePlane, TopDown
 from companion.vision.types import Frame, Sighting
 
-__all__ = ["ASPECT", "FLAT", "card_outlines", "fit_plane", "rectifying"]
+__all__ = ["ASPECT", "FLAT", "Levelled", "card_outlines", "fit_plane", "rectifying"]
 
 F64 = npt.NDArray[np.float64]
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
@@ -128,7 +128,10 @@ def _white_around(
         return None
     bright = under[under[:, 0] >= np.percentile(under[:, 0], 80)]
     white = np.median(bright, axis=0)
-    near = (np.linalg.norm(part - white, axis=2) < NEAR_WHITE).astype(np.uint8)
+    # Squared distances against the squared bar: the same pixels as the distance itself, at a third
+    # of the cost (a photo is levelled by this, not only a calibration: see Levelled).
+    apart = part - white.astype(np.float32)
+    near = (np.einsum("ijk,ijk->ij", apart, apart) < NEAR_WHITE**2).astype(np.uint8)
     _, labels = cv2.connectedComponents(near, connectivity=4)
     on = labels[inside.astype(bool) & near.astype(bool)]
     if on.size == 0:
@@ -406,3 +409,36 @@ def fit_plane(frame: Frame, sightings: Iterable[Sighting]) -> TablePlane | None:
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
     return TablePlane.of(place @ top, size, (w, h))
+
+
+class Levelled:
+    """A detector for photos taken at a slant with no table calibrated: each photo is read as it is,
+    the table's plane fitted from the outlines of the cards read in it (:func:`fit_plane`), and where
+    that finds a slant, the photo read again as if from above by ``upright`` (see
+    :class:`~companion.vision.plane.TopDown`), its outlines given in the photo's pixels.
+
+    Why: a phone held over a table looks at it at a slant, and nothing calibrates a photo; but its own
+    cards are rectangles of one shape, and their outlines say the slant as marker cards do at
+    calibration. Read as it is at 45 degrees, a far club's notches fill in and it reads as a spade;
+    levelled, the tuning tables (seeds 0-29, 8-13 cards) named 6 cards wrong of 296 and then 1 of 297,
+    and found 92.1 % and then 94.0 %; at 55 degrees (seeds 0-14) 5 wrong and 60.1 % found, then 2 and
+    69.3 %; at 15 and 30 degrees the same within two cards. A photo from above fits no plane and is
+    read once. ``upright`` is a reader of its own: the view from above is read at its own size and
+    its far cards enlarged, which would not suit the next photo's first reading.
+    """
+
+    def __init__(self, recogniser: Detector, upright: Detector) -> None:
+        self.recogniser = recogniser
+        self.upright = upright
+        self.plane: TablePlane | None = None
+        """The plane the last photo was levelled by; None where it was read as it was."""
+
+    def detect(self, frame: Frame) -> list[Sighting]:
+        first = self.recogniser.detect(frame)
+        self.plane = fit_plane(frame, first)
+        if self.plane is None:
+            return first
+        forget = getattr(self.upright, "forget", None)
+        if forget is not None:
+            forget()
+        return TopDown(self.upright, self.plane).detect(frame)

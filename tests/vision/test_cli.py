@@ -9,8 +9,10 @@ import cv2
 import pytest
 
 from companion.cli import main
+from companion.vision.types import Sighting, seen_from_text
 
 from .conftest import CROPS
+from .tables import score, table, tilted
 
 
 def test_json_line_per_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -19,7 +21,8 @@ def test_json_line_per_image(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2
     first = json.loads(lines[0])
-    assert set(first) == {"image", "cards", "ms"}
+    assert set(first) == {"image", "cards", "ms", "levelled"}
+    assert first["levelled"] is False  # one card lying flat under the lens: nothing to level
     assert first["image"] == str(images[0])
     named = [c for c in first["cards"] if c["card"] not in ("unknown", "back")]
     assert [c["card"] for c in named] == ["5h"]
@@ -106,3 +109,24 @@ def test_filmed_images_are_read_as_frames_of_one_camera(
         sorted(c["card"] for c in line["cards"] if c["card"] not in ("unknown", "back")) for line in lines
     ]
     assert named == [["5h"], ["5h"], ["5h", "9c"]]
+
+
+def test_a_photo_taken_at_a_slant_is_levelled_by_its_own_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table photographed 45 degrees off straight down, no calibration given: its cards' outlines
+    say the slant, and it is read as if from above (said so), its cards named where they lie."""
+    t = table(3, cards=11)
+    slanted, _ = tilted(t, 45)
+    photo = tmp_path / "slant.png"
+    cv2.imwrite(str(photo), slanted.frame)
+    assert main(["detect", "--json", str(photo)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["levelled"] is True
+    named = [
+        Sighting(seen_from_text(c["card"]), c["confidence"], tuple((x, y) for x, y in c["corners"]))
+        for c in line["cards"]
+    ]
+    assert score(named, slanted).wrong == 0
+    assert main(["detect", str(photo)]) == 0
+    assert "read as if from above" in capsys.readouterr().out

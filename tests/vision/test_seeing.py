@@ -25,6 +25,7 @@ import pytest
 
 from companion.vision.index import Candidate, candidates, ink, smear, spread_ratio, suit_blur
 from companion.vision.recognise import Recogniser
+from companion.vision.rectify import Levelled
 from companion.vision.scene import Placement, compose, wood
 from companion.vision.settings import SHIPPED
 from companion.vision.soft import _scaled, deblurred, disc, line, smear_lines
@@ -73,6 +74,27 @@ def test_a_card_seen_at_a_slant_is_one_card(filmed: Recogniser, degrees: int) ->
     # Found: at 45 degrees the far hand's indices are 6 pixels from rank to suit, at the networks' limit.
     assert total.recall >= (0.95 if degrees <= 30 else 0.7)
     assert total.wrong_share <= (0.02 if degrees <= 30 else 0.07)
+
+
+def test_a_photo_at_a_slant_is_levelled_by_its_own_cards() -> None:
+    """No table calibrated, a photo taken 45 degrees off straight down: its cards' outlines fit the
+    table's plane and it is read again as if from above. Read as it was, the tuning tables 0-11 had
+    4 cards named wrong (far clubs read as spades) and 113 of 126 found; levelled, none wrong, no card
+    reported twice, and more found. A photo from straight above fits no plane and is read once."""
+    levelled = Levelled(Recogniser(), Recogniser())
+    total = Score(0, 0, 0, 0, 0)
+    twice: list[str] = []
+    for seed in range(12):
+        t = table(seed, cards=8 + seed % 6)
+        slanted, _ = tilted(t, 45)
+        seen = levelled.detect(slanted.frame)
+        assert levelled.plane is not None
+        twice += _seen_twice(seen, slanted)
+        total = total + score(seen, slanted)
+    assert total.wrong == 0 and twice == []
+    assert total.recall >= 0.93
+    levelled.detect(table(0).frame)
+    assert levelled.plane is None
 
 
 def _read(filmed: Recogniser, spoil: Callable[[np.ndarray, int], np.ndarray]) -> Score:
