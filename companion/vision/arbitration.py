@@ -15,7 +15,7 @@ import numpy as np
 
 from companion.vision.pips import Counted, Pips
 from companion.vision.reading import Reading, opposite
-from companion.vision.settings import SHIPPED, PipSettings, ReadingSettings
+from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import UNKNOWN
 
 __all__ = [
@@ -216,8 +216,8 @@ def spades_by_the_pack(
     cards: Sequence[Card],
     readings: Sequence[Reading],
     named: Sequence[Reading],
-    settings: ReadingSettings,
     same_card: Callable[[Reading, Reading], bool],
+    settings: PipSettings = SHIPPED.pips,
 ) -> list[Card]:
     """Cards whose corners blur left an even chance between club and spade (see
     :attr:`Reading.black`), named the spade where the club of their rank is named elsewhere in
@@ -227,14 +227,16 @@ def spades_by_the_pack(
     Why only that way round: blur fills a club's notches and never draws notches on a spade, so a
     club named through it is named right, while a spade named through it may be a club (which is why
     the soft spade was left unread). A corner lying where a named card lies, or as the opposite corner
-    of one of its rank, is that card's own and says nothing of another.
+    of one of its rank, is that card's own and says nothing of another. The rank must be all but
+    certain (``settings.sure_index``), as a name found by elimination rests on it alone: blurred past
+    3 pixels an eight's corner read as a black ten at 0.93, and the ten of clubs lay named elsewhere.
     """
     labels = {label for _, label, _ in cards}
     taken = {id(r) for group, _, _ in cards for r in group}
     doubtful = [
         r
         for r in readings
-        if r.black >= settings.needed(r.cand.freed)
+        if r.black >= settings.sure_index
         and id(r) not in taken
         and not any(
             float(np.hypot(*(r.centre - n.centre))) < 1.5 * r.cand.length
@@ -308,7 +310,11 @@ def _counted_name(
     only then.
     """
     suit = label[-1]
-    in_doubt = two_suits or min(r.confidence for r in group) < settings.sure_index
+    in_doubt = (
+        two_suits
+        or min(r.confidence for r in group) < settings.sure_index
+        or any(r.black > 0 for r in group)  # blur left its black suit to the network alone
+    )
     plain = shown() if in_doubt else None
     if plain is not None and (plain[-1] in RED) == (suit in RED):
         suit = plain[-1]

