@@ -36,6 +36,7 @@ class ShowCards(Questions):
     def _read_show_notes(self, match_id: int) -> None:
         """After a restart: the cards seen turned up before it, from the journal."""
         self._crib_seen = [Card.parse(c) for c in self.journal.note(match_id, "crib_seen", [])]
+        self._kept_seen = {}
         for player, text in self.journal.note(match_id, "kept_seen", []):
             self._kept_seen.setdefault(int(player), []).append(Card.parse(text))
 

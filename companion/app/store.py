@@ -2,8 +2,10 @@
 
 Nothing is lost when the power is pulled.  The game loop writes every action to the journal in the game
 notation (:mod:`companion.rules.notation`: ``play 1 5s``, ``go 0``, ``claim 1 hand 12``), one row per
-action, the actions one event caused sharing a group number, and commits the group -- write-ahead log,
-``synchronous = FULL``, so the commit is on the disk -- before anything is shown.  Starting again, the
+action, the actions done together sharing a group number, and commits them -- write-ahead log,
+``synchronous = FULL``, so the commit is on the disk -- before anything is shown.  Everything one event
+writes (its groups and the notes beside them) is one transaction (:meth:`Journal.atomic`), so a power
+cut leaves the journal between two events, never inside one.  Starting again, the
 loop reads the unfinished match (best of three, or a single game) back and replays its groups through the
 same engine, which rebuilds exactly the state it had: the board is re-lit and the scoreboard shows the
 same.  The rows of a match with the match's settings are a game file: ``crib export`` writes one.
@@ -181,7 +183,9 @@ class Journal:
         if str(path) != ":memory:" and not self.path.parent.is_dir():
             folder = self.path.parent
             raise FileNotFoundError(f"cannot keep the game in {self.path}: folder {folder} is missing")
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entered by the writes inside one ``atomic()``
+        self._depth = 0
+        """How many ``_write()`` transactions the lock's holder has open (more than one: nested)."""
         self._db: sqlite3.Connection | None = _open(self.path)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -234,6 +238,18 @@ class Journal:
             for key, value in (notes or {}).items():
                 self._write_note(db, match_id, key, value)
             return int(grp)
+
+    def atomic(self) -> _Transaction:
+        """``with journal.atomic():`` -- everything written inside reaches the disk in one committed
+        transaction, or none of it does.
+
+        One event at the table may write several things: a play and the count it completes, the
+        starter and the clearing of the last deal's crib cards, an answer and the cards held for it.
+        Committed one by one, a power cut between them left the journal holding part of an event
+        under that event's cursor, which no uninterrupted game ever passes through, so a resume went
+        on from a state of its own.  Each write inside keeps its own all-or-none (a savepoint); other
+        threads wait for the whole."""
+        return _Transaction(self)
 
     def pop_group(self, match_id: int) -> tuple[str, ...]:
         """Undo: remove the last group whole in one committed transaction; returns its lines (none if
@@ -557,27 +573,37 @@ def _convert_json_actions(db: sqlite3.Connection) -> None:
 
 
 class _Transaction:
-    """``with journal._write() as db:`` -- one committed transaction under the journal's lock."""
+    """``with journal._write() as db:`` -- one committed transaction under the journal's lock.
+
+    Opened inside another (``Journal.atomic``), it is a savepoint of the outer one instead: all or
+    none of it stays in the outer transaction, which alone commits.
+    """
 
     def __init__(self, journal: Journal) -> None:
         self._journal = journal
 
     def __enter__(self) -> sqlite3.Connection:
-        self._journal._lock.acquire()
+        journal = self._journal
+        journal._lock.acquire()
         try:
-            db = self._journal._conn()
-            db.execute("BEGIN IMMEDIATE")
+            db = journal._conn()
+            db.execute("SAVEPOINT nested" if journal._depth else "BEGIN IMMEDIATE")
         except BaseException:
-            self._journal._lock.release()
+            journal._lock.release()
             raise
+        journal._depth += 1
         return db
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        journal = self._journal
+        journal._depth -= 1
         try:
-            db = self._journal._conn()
-            if kind is None:
+            db = journal._conn()
+            if journal._depth:
+                _end_savepoint(db, keep=kind is None)
+            elif kind is None:
                 try:
                     db.execute("COMMIT")
                 except StorageError:
@@ -586,7 +612,19 @@ class _Transaction:
             else:
                 _roll_back(db)
         finally:
-            self._journal._lock.release()
+            journal._lock.release()
+
+
+def _end_savepoint(db: sqlite3.Connection, *, keep: bool) -> None:
+    """Close a nested write: kept in the outer transaction, or taken out of it (after a disk error
+    SQLite may have given up the whole transaction: then there is nothing left to take out, and the
+    error on its way out says why)."""
+    if keep:
+        db.execute("RELEASE nested")
+        return
+    with contextlib.suppress(StorageError):
+        db.execute("ROLLBACK TO nested")
+        db.execute("RELEASE nested")
 
 
 def _roll_back(db: sqlite3.Connection) -> None:

@@ -27,20 +27,23 @@ its partners.
 
 One event's actions form a group (a play and the goes inferred before it), done by the engine all or
 none (:meth:`~companion.rules.game.Game.apply_group`), with the automatic show done by the engine itself
-as part of the group.  The group is committed to the journal, in the game notation, before anything is
-shown (a journal that cannot be written takes the group back); undo takes back the last group in the
-engine and in the journal, each whole, so an undo never leaves half of what one card caused.
+as part of the group.  The groups one event does, and the notes of cards seen beside them, are committed
+to the journal together, in the game notation, before anything is shown (a journal that cannot take
+them puts the table back to what it holds), so a power cut never leaves half of what one event did;
+undo takes back the last group in the engine and in the journal, each whole, so an undo never leaves
+half of what one card caused.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from companion.app.config import TableConfig
 from companion.app.questions import CRIB_ZONE, PLAYER_ZONES, STARTER_ZONE, Correction, raise_refusal
 from companion.app.show_cards import ShowCards
-from companion.app.store import GameSummary, Journal, SeatSummary
+from companion.app.store import GameSummary, Journal, SavedMatch, SeatSummary
 from companion.cards import Card, InvalidCard, Zone
 from companion.events import (
     CallMuggins,
@@ -114,15 +117,7 @@ class Table(ShowCards):
         if saved is None:
             self._begin_match()
         else:
-            self.match_id = saved.id
-            self.players = saved.players
-            self.settings = Settings.from_dict(saved.settings)
-            self.game = Game(self.settings)
-            for group in saved.groups:
-                self.game.apply_group([action_from_line(line) for line in group])
-            self.cursor = saved.cursor
-            self._recorded = len(self.game.games)
-            self._read_show_notes(saved.id)
+            self._read_back(saved)
             self._event_cursor = None if self.cursor < 0 else self.cursor
             self._count_crib()  # a crib seen whole before a power cut is counted now
             self._sync_record()
@@ -130,6 +125,23 @@ class Table(ShowCards):
         self.resumed = saved is not None and bool(saved.actions)
 
     # -- matches -----------------------------------------------------------------------------------
+
+    def _read_back(self, saved: SavedMatch) -> None:
+        """The match exactly as the journal holds it: its groups replayed through the engine, the cards
+        seen turned up read from its notes, nothing else remembered (no question, no claim dialled)."""
+        settings = Settings.from_dict(saved.settings)
+        game = Game(settings)
+        for group in saved.groups:
+            game.apply_group([action_from_line(line) for line in group])
+        self.match_id = saved.id
+        self.players = saved.players
+        self.settings = settings
+        self.game = game
+        self.cursor = saved.cursor
+        self._recorded = len(self.game.games)
+        self._forget_questions()
+        self.dial = dict.fromkeys(range(len(self.players)), 0)
+        self._read_show_notes(saved.id)
 
     def _begin_match(self, chosen: Mapping[str, object] | None = None) -> None:
         self.players = self.config.players
@@ -177,9 +189,9 @@ class Table(ShowCards):
     def _do(self, actions: Sequence[Action], notes: Mapping[str, object] | None = None) -> None:
         """Do one group of actions (all or none; a refusal raises the engine's sentence) and journal it.
 
-        The engine does the group first, in memory, then the journal commits it before anything is
-        shown; if the journal cannot be written, the group is taken back and the error goes on.
-        ``notes`` go into the journal in the group's own transaction.
+        The engine does the group first, in memory, then the journal writes it (committed with the rest
+        of the event, see :meth:`handle`) before anything is shown; if the journal cannot be written,
+        the group is taken back and the error goes on.  ``notes`` go into the journal with the group.
         """
         if not actions:
             return
@@ -222,18 +234,43 @@ class Table(ShowCards):
 
         ``cursor`` is the event's position in a replayed recording, written with the actions it causes,
         so a replay interrupted by a power cut resumes after the last event that took effect.
+
+        Everything the event writes -- its groups of actions, and the notes of cards seen that they
+        make stale or that lead to them -- is committed in one transaction, when the event is done: a
+        power cut leaves the journal as it stood before the event or after it, never part-way (a
+        starter journalled without the last deal's crib cards cleared from the notes, or a card laid
+        without the kept card it turned up, resumed after the event's cursor as a game of its own).
+        If the journal cannot take it, the error goes on and the table goes back to what the journal
+        holds, so the game shown is the one a restart would resume.
         """
         self.notice = ""
         self.answered = None
         self._event_cursor = cursor
+        try:
+            with self.journal.atomic():
+                self._interpret(event)
+        except BaseException:
+            self._go_back()
+            raise
+        finally:
+            self._event_cursor = None
+
+    def _interpret(self, event: Event) -> None:
+        """``_handle``, with a refused action said in ``notice`` (what the event did before stands)."""
         try:
             self._handle(event)
         except RulesError as error:
             self.notice = named(str(error), self.players)
         except InvalidCard as error:
             self.notice = str(error)
-        finally:
-            self._event_cursor = None
+
+    def _go_back(self) -> None:
+        """After an event the journal did not take: the game as the journal holds it (if it can still
+        be read: else the error on its way says why, and the table stops as it stands)."""
+        with contextlib.suppress(Exception):  # whatever the damage, the event's own error is the one told
+            saved = self.journal.unfinished()
+            if saved is not None:
+                self._read_back(saved)
 
     def _handle(self, event: Event) -> None:
         match event:
