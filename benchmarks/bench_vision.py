@@ -50,7 +50,7 @@ from tables import (
 )
 
 from companion.vision.recognise import Recogniser
-from companion.vision.rectify import Levelled
+from companion.vision.rectify import Levelled, Levelling
 from companion.vision.tracker import CardAppeared, Tracker
 
 #: How much slower a Raspberry Pi 4 reads a frame than the machine measured on. Why 3.5: the Pi 4's
@@ -167,6 +167,15 @@ def seeing() -> None:
                 under = level
             print(f"{kind} {level}: {total}", flush=True)
         print(f"{kind}: found falls under 95 % at {under or 'no level measured'}")
+    # A camera at a slant that no marker cards calibrated: levelled once the cards it reads say the
+    # slant (a camera set up anew for each level, reading the tables one after another).
+    for degrees in (15, 30, 45):
+        levelling = Levelling(Recogniser(filmed=True, motion=False))
+        total = Score(0, 0, 0, 0, 0)
+        for t in tables:
+            slanted, _ = tilted(t, degrees)
+            total = total + score(levelling.detect(slanted.frame), slanted)
+        print(f"camera levelled by its own cards, tilt {degrees}: {total}", flush=True)
     still = Recogniser()
     # A photo (``crib detect``) has no later frame to settle a soft black suit, so it is read apart.
     for radius in (1.0, 2.0, 2.5, 3.0):

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.app.seen import Watch
 from companion.events import Event
@@ -26,6 +26,9 @@ from companion.vision.arrivals import Arrivals
 from companion.vision.plane import TopDown
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
+
+if TYPE_CHECKING:
+    from companion.vision.rectify import Levelling
 
 __all__ = ["CameraFeed", "Detector", "Post"]
 
@@ -78,6 +81,8 @@ class CameraFeed:
             self._source = source
         self._post = post
         self._recogniser = recogniser
+        self._levelling: Levelling | None = None
+        """Reading a table no marker cards calibrated until its cards say the camera's slant."""
         self._layout = layout
         self._players = players
         """Seats round the table, for the layout of an empty table (four: near, left, far, right)."""
@@ -141,6 +146,9 @@ class CameraFeed:
             if not ready:
                 sightings = self._set_zones(shot.frame, sightings, known)
                 ready = True
+            elif self._levelling is not None and self._levelling.plane is not None:
+                self._recogniser, self._levelling = self._levelling.levelled(), None
+                self.watch.say("The camera looks at the table at a slant: reading it as if from above.")
             self.frames += 1
             card = self.watch.tracker.card_px
             arrived = self.arrivals.see(shot.frame, sightings, shot.time, card)
@@ -171,6 +179,12 @@ class CameraFeed:
                 view.forget()  # what was read of the frame as it came is no view from above
                 self._recogniser = view
                 sightings = view.detect(frame)
+            elif layout == TableLayout.default(frame.shape[1], frame.shape[0], self._players):
+                # No marker cards: whether the camera looks at a slant, the cards laid will say.
+                from companion.vision.rectify import Levelling
+
+                self._levelling = Levelling(self._recogniser)
+                self._recogniser = self._levelling
         tracker = self.watch.tracker
         tracker.layout = layout
         tracker.frame_size = (frame.shape[1], frame.shape[0])

@@ -11,10 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-import numpy as np
-
 from companion.vision.pips import Counted, Pips
-from companion.vision.reading import Reading, opposite
+from companion.vision.reading import Reading, beside, opposite
 from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import UNKNOWN
 
@@ -238,11 +236,8 @@ def spades_by_the_pack(
         for r in readings
         if r.black >= settings.sure_index
         and id(r) not in taken
-        and not any(
-            float(np.hypot(*(r.centre - n.centre))) < 1.5 * r.cand.length
-            or (n.label[:-1] == r.label[:-1] and (opposite(r, n) or opposite(n, r)))
-            for n in named
-        )
+        and not beside(r, named)
+        and not any(n.label[:-1] == r.label[:-1] and (opposite(r, n) or opposite(n, r)) for n in named)
     ]
     out: list[Card] = []
     for r in doubtful:

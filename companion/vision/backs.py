@@ -101,7 +101,11 @@ def _backs_at(
         paper, open_paper = _paper(image, box, min(rw, rh), settings.open_reach)
         quad = [(float(x), float(y)) for x, y in box]
         if paper > 0.4 and open_paper > settings.open_paper:
-            faces.append(quad)  # mostly open card white: a face whose index is hidden or unreadable
+            # Mostly open card white: a face whose index is hidden or unreadable. Its outline starts
+            # with a short side, as a named card's outline starts across the card (see Sighting).
+            if rw > rh:
+                quad = quad[1:] + quad[:1]
+            faces.append(quad)
             continue
         out.append((quad, round(min(0.99, 0.6 + 0.4 * fill), 3)))
     return out, faces

@@ -9,7 +9,9 @@ camera, as the companion reads its camera: each compared with the table as last 
 where it changed. ``--layout`` reads them with a table layout's plane (a camera at a slant, calibrated
 from the marker cards): each warped to the view from above, read there, the outlines given in the
 image's own pixels. Without it, a photo taken at a slant is levelled by its own cards' outlines (see
-:class:`companion.vision.rectify.Levelled`) and said to be ("levelled" in ``--json``).
+:class:`companion.vision.rectify.Levelled`) and said to be ("levelled" in ``--json``); frames read
+``--filmed`` are levelled once the cards read in them say the camera's slant (see
+:class:`companion.vision.rectify.Levelling`), each frame from then on said to be.
 """
 
 from __future__ import annotations
@@ -86,13 +88,14 @@ def run_detect(args: argparse.Namespace) -> int:
     from companion.vision.render import draw_sightings
 
     from companion.vision.plane import TopDown
-    from companion.vision.rectify import Levelled
+    from companion.vision.rectify import Levelled, Levelling
     from companion.vision.zones import TableLayout
 
-    reader: Recogniser | TopDown | Levelled = Recogniser(filmed=args.filmed)
-    if args.layout is None and not args.filmed:
-        # A photo with no calibrated table is levelled by its own cards' outlines where it slants.
-        reader = Levelled(reader, Recogniser())
+    reader: Recogniser | TopDown | Levelled | Levelling = Recogniser(filmed=args.filmed)
+    if args.layout is None:
+        # With no calibrated table, the cards' own outlines say the slant: a photo's in each photo, a
+        # camera's once, from the cards it has read.
+        reader = Levelling(reader) if args.filmed else Levelled(reader, Recogniser())
     if args.layout is not None:
         try:
             layout = TableLayout.load(args.layout)
@@ -118,7 +121,7 @@ def run_detect(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         sightings = reader.detect(frame)
         ms = (time.perf_counter() - start) * 1000
-        levelled = isinstance(reader, Levelled) and reader.plane is not None
+        levelled = isinstance(reader, Levelled | Levelling) and reader.plane is not None
         if args.json:
             cards = []
             for s in sightings:
@@ -129,7 +132,7 @@ def run_detect(args: argparse.Namespace) -> int:
                 }
                 cards.append(item)
             line = {"image": str(path), "cards": cards, "ms": round(ms, 1)}
-            if isinstance(reader, Levelled):
+            if isinstance(reader, Levelled | Levelling):
                 line["levelled"] = levelled
             print(json.dumps(line), flush=True)
         else:

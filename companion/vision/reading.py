@@ -8,6 +8,7 @@ card's name by its pips (:mod:`companion.vision.arbitration`) and the search for
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy.typing as npt
 from companion.vision import index as idx
 from companion.vision.settings import ReadingSettings
 
-__all__ = ["Reading", "lie", "opposite"]
+__all__ = ["Reading", "beside", "lie", "opposite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,13 @@ def opposite(a: Reading, b: Reading) -> bool:
         and across < along + length
         and float(np.hypot(along, across)) < 16 * length
     )
+
+
+def beside(r: Reading, named: Iterable[Reading]) -> bool:
+    """Whether ``r`` lies on the spot of one of the ``named`` readings (within one and a half of its
+    index lengths): the same corner read twice, by another candidate or scale, so ``r`` says nothing
+    of a card of its own, whatever it reads."""
+    return any(float(np.hypot(*(r.centre - n.centre))) < 1.5 * r.cand.length for n in named)
 
 
 def lie(a: Reading, b: Reading) -> tuple[float, float, float, float]:

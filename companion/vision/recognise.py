@@ -76,7 +76,7 @@ from companion.vision.motion import (
     within,
 )
 from companion.vision.pips import Counted, Middle
-from companion.vision.reading import Reading, lie, opposite
+from companion.vision.reading import Reading, beside, lie, opposite
 from companion.vision.settings import (
     SHIPPED,
     PipSettings,
@@ -630,12 +630,7 @@ class Recogniser:
                 lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores()),
             )
             taken = {id(r) for group, _, _ in cards for r in group}
-            alone = [
-                r
-                for r in unsure
-                if id(r) not in taken
-                and not any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named)
-            ]
+            alone = [r for r in unsure if id(r) not in taken and not beside(r, named)]
             cards += unsure_pairs(
                 alone,
                 lambda a, b: self._kept(self._counts, counts, a, b, lambda: middle(a, b).counted()),
@@ -653,7 +648,7 @@ class Recogniser:
         for r in readings:
             if not r.accepted(accepting) and r.not_index < accepting.unknown_below and id(r) not in in_cards:
                 # Unsure: say so, unless a confident reading of the same spot already names it.
-                if any(np.hypot(*(r.centre - n.centre)) < 1.5 * r.cand.length for n in named):
+                if beside(r, named):
                     continue
 
                 sightings.append(

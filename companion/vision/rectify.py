@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -32,10 +33,30 @@ import numpy.typing as npt
 from companion.vision.plane import Detector, TablePlane, TopDown
 from companion.vision.types import Frame, Sighting
 
-__all__ = ["ASPECT", "FLAT", "Levelled", "card_outlines", "fit_plane", "rectifying"]
+__all__ = [
+    "ASPECT",
+    "FLAT",
+    "Fit",
+    "Levelled",
+    "Levelling",
+    "Outline",
+    "card_outlines",
+    "fit_plane",
+    "fitted",
+    "rectifying",
+]
 
 F64 = npt.NDArray[np.float64]
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+class Outline(NamedTuple):
+    """A card's outline: its four corners, clockwise on the screen, and whether the side from the first
+    to the second is known to run across the card (its index said which way the card lies)."""
+
+    corners: Quad
+    across: bool
+
 
 #: A card's length over its width the fit is held near when the cards cannot settle it (between a
 #: poker deck's 1.40 and a bridge deck's 1.54), and the range it may take.
@@ -67,10 +88,11 @@ FILL: Final = 0.93
 
 
 # ------------------------------------------------------------------------------------- outlines
-def card_outlines(frame: Frame, sightings: Iterable[Sighting]) -> list[Quad]:
-    """The outlines (four corners each, clockwise on the screen) of the cards named in ``sightings``
-    whose white stands clear in ``frame``: each alone on its stretch of card white, and that white's
-    outer edge a quadrilateral (see :data:`FILL`) clear of the frame's edge.
+def card_outlines(frame: Frame, sightings: Iterable[Sighting]) -> list[Outline]:
+    """The outlines of the cards named in ``sightings`` whose white stands clear in ``frame``: each
+    alone on its stretch of card white, and that white's outer edge a quadrilateral (see :data:`FILL`)
+    clear of the frame's edge. Where the card was named by an index, the outline starts with a side
+    across the card: an index is read along the card's length (see :func:`_across`).
 
     Why from the white: it is the card's own, whatever the table is; where cards overlap their white
     runs together and no quadrilateral fits it, so such cards are left out rather than misread. The
@@ -80,7 +102,7 @@ def card_outlines(frame: Frame, sightings: Iterable[Sighting]) -> list[Quad]:
     named = [s for s in sightings if s.card is not None]
     lab = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), np.float32)
     h, w = frame.shape[:2]
-    quads: list[Quad] = []
+    quads: list[Outline] = []
     for s in named:
         found = _white_around(lab, s)
         if found is None:
@@ -97,10 +119,35 @@ def card_outlines(frame: Frame, sightings: Iterable[Sighting]) -> list[Quad]:
         edge = np.array(quad, np.float32)
         if any(cv2.pointPolygonTest(edge, o.center, False) >= 0 for o in named if o.label != s.label):
             continue  # another card's index on this white: cards run together, whatever its shape
-        if any(cv2.pointPolygonTest(np.array(q, np.float32), s.center, False) >= 0 for q in quads):
+        if any(cv2.pointPolygonTest(np.array(q.corners, np.float32), s.center, False) >= 0 for q in quads):
             continue  # this card's outline is taken already (both its corners were read)
-        quads.append(quad)
+        quads.append(_across(quad, s))
     return quads
+
+
+def _across(quad: Quad, s: Sighting) -> Outline:
+    """``quad``, the outline of the card named by ``s``, started with a side across the card where
+    ``s`` says which way the card lies.
+
+    Why: a card's outline alone does not say which of its sides are the long ones. Seen at a slant, a
+    card lying along the line of sight looks wider than long; and where every card lies one way, a plane
+    squashing the table sideways fits their outlines as well as the true one, each card taken to lie
+    across (two cards side by side under a camera straight above were fitted so, as if from a slant of
+    60 degrees). The index settles it: a sighting of an index is a rectangle drawn along the card's
+    length (its second side runs down the index, from rank to suit: see :attr:`Sighting.corners`),
+    and lines along the card stay near parallel to its long sides in any view.
+    """
+    corners = np.array(quad, np.float64)
+    mark = np.array(s.corners, np.float64)
+    if len(mark) != 4:
+        return Outline(quad, False)
+    down = mark[2] - mark[1]
+    down /= max(float(np.hypot(*down)), 1e-9)
+    sides = np.roll(corners, -1, axis=0) - corners
+    along = np.abs(sides @ down) / np.maximum(np.hypot(sides[:, 0], sides[:, 1]), 1e-9)
+    first = 1 if along[0] > along[1] else 0  # the first side runs along the card: start one later
+    rolled = np.roll(corners, -first, axis=0)
+    return Outline(tuple((float(x), float(y)) for x, y in rolled), True)  # type: ignore[arg-type]
 
 
 #: How far round a sighting its card's white is looked for, in lengths of the sighting's outline, and
@@ -233,7 +280,7 @@ def _placed(card: F64, target: F64) -> tuple[float, float, float, float]:
     return angle, float(move[0]), float(move[1]), left
 
 
-def _residuals(p: F64, quads: list[F64], shifts: list[int]) -> F64:
+def _residuals(p: F64, quads: list[F64], shifts: list[int], hold: float) -> F64:
     m = np.append(p[:8], 1.0).reshape(3, 3)
     aspect = float(p[8])
     out = []
@@ -244,14 +291,16 @@ def _residuals(p: F64, quads: list[F64], shifts: list[int]) -> F64:
             c, s = math.cos(angle), math.sin(angle)
             card = card @ np.array([[c, -s], [s, c]]).T + (tx, ty)
         out.append((_apply(m, quad) - card).ravel())
-    out.append(np.array([(aspect - ASPECT) * ASPECT_HOLD]))
+    out.append(np.array([(aspect - hold) * ASPECT_HOLD]))
     return np.concatenate(out)
 
 
-def _least_squares(p: F64, quads: list[F64], shifts: list[int], rounds: int = 60) -> tuple[F64, float]:
+def _least_squares(
+    p: F64, quads: list[F64], shifts: list[int], hold: float, rounds: int = 60
+) -> tuple[F64, float]:
     """Levenberg-Marquardt on :func:`_residuals` (a few dozen unknowns: numeric derivatives do)."""
     lam = 1e-3
-    r = _residuals(p, quads, shifts)
+    r = _residuals(p, quads, shifts, hold)
     cost = float(r @ r)
     for _ in range(rounds):
         jac = np.empty((len(r), len(p)))
@@ -259,7 +308,7 @@ def _least_squares(p: F64, quads: list[F64], shifts: list[int], rounds: int = 60
             step = 1e-7 * max(1.0, abs(float(p[k])))
             q = p.copy()
             q[k] += step
-            jac[:, k] = (_residuals(q, quads, shifts) - r) / step
+            jac[:, k] = (_residuals(q, quads, shifts, hold) - r) / step
         normal = jac.T @ jac
         grad = jac.T @ r
         improved = False
@@ -271,7 +320,7 @@ def _least_squares(p: F64, quads: list[F64], shifts: list[int], rounds: int = 60
                 continue
             q = p + delta
             q[8] = min(max(q[8], ASPECT_RANGE[0]), ASPECT_RANGE[1])
-            rq = _residuals(q, quads, shifts)
+            rq = _residuals(q, quads, shifts, hold)
             new = float(rq @ rq)
             if new < cost:
                 p, r, cost, improved = q, rq, new, True
@@ -283,7 +332,7 @@ def _least_squares(p: F64, quads: list[F64], shifts: list[int], rounds: int = 60
     return p, cost
 
 
-def rectifying(quads: Sequence[Quad]) -> tuple[F64, float, float] | None:
+def rectifying(quads: Sequence[Quad | Outline]) -> tuple[F64, float, float] | None:
     """The homography taking the picture's pixels to the plane the cards ``quads`` lie on, in which
     each is a rectangle one unit wide (up to a turn and move of the whole), with the card's aspect and
     the root mean square distance of a corner from its rectangle's (in card widths); None without
@@ -291,28 +340,67 @@ def rectifying(quads: Sequence[Quad]) -> tuple[F64, float, float] | None:
 
     Where a card's outline lies :data:`ODD_CARD` card widths off its rectangle, the card whose leaving
     out lets the others fit best is left out, one at a time while three or more are left: a card whose
-    white ran into something pale is not a card's outline, and would bend the plane.
+    white ran into something pale is not a card's outline, and would bend the plane. An
+    :class:`Outline` known to start across its card is fitted only lying so.
     """
-    kept = [np.array(q, np.float64) for q in quads]
+    outlines = [q if isinstance(q, Outline) else Outline(q, False) for q in quads]
+    kept = [np.array(q.corners, np.float64) for q in outlines]
+    across = [q.across for q in outlines]
     if not kept:
         return None
-    m, aspect, errors = _fit(kept)
+    m, aspect, errors = _fit(kept, across)
     while len(kept) >= 3 and float(errors.max()) > ODD_CARD:
         # Which one card, left out, lets the others fit best.
-        tries = [(_fit(kept[:k] + kept[k + 1 :]), k) for k in range(len(kept))]
+        tries = [(_fit(kept[:k] + kept[k + 1 :], across[:k] + across[k + 1 :]), k) for k in range(len(kept))]
         (m, aspect, errors), k = min(tries, key=lambda t: float(t[0][2].max()))
-        del kept[k]
+        del kept[k], across[k]
     return m, aspect, float(np.sqrt(np.mean(errors**2)))
 
 
-def _fit(quads: list[F64]) -> tuple[F64, float, F64]:
+#: Cards whose long sides run within this many degrees of one another in the picture lie one way, as
+#: far as the fit can tell (a camera at 45 degrees bends parallel cards' sides by a few degrees).
+ONE_WAY: Final = 12.0
+
+
+def _held_near(quads: list[F64], across: list[bool]) -> float:
+    """The aspect the fit holds the card's shape near: :data:`ASPECT`, but where the cards all lie one
+    way, their own shape as they look, within ``ASPECT_RANGE``.
+
+    Why: cards lying one way cannot tell a table squashed along them from a deck of another shape,
+    and held near the middle value the fit took two bridge cards (1.54) side by side under a camera
+    straight above for a poker deck seen 19 degrees off (the view stretched 6 %). Taking the deck as
+    it looks takes
+    the camera for as near straight above as the outlines allow: a slant along the cards is then
+    underrated, never one made up; the far cards' shrinking still shows a slant across them.
+    """
+    axes, shapes = [], []
+    for quad, known in zip(quads, across, strict=True):
+        sides = np.roll(quad, -1, axis=0) - quad
+        lengths = np.hypot(sides[:, 0], sides[:, 1])
+        short, long = (lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2
+        first = 1 if known or long >= short else 0
+        if not known and short > long:
+            short, long = long, short
+        along = sides[first] - sides[first + 2]
+        axes.append(math.atan2(float(along[1]), float(along[0])))
+        shapes.append(long / max(short, 1e-9))
+    turns = np.array(axes)
+    apart = np.abs((turns[:, None] - turns[None, :] + math.pi / 2) % math.pi - math.pi / 2)
+    if float(apart.max()) > math.radians(ONE_WAY):
+        return ASPECT
+    return float(np.clip(np.median(shapes), *ASPECT_RANGE))
+
+
+def _fit(quads: list[F64], across: list[bool]) -> tuple[F64, float, F64]:
     """The homography and aspect fitting ``quads`` best, and each card's root mean square corner
     distance from its rectangle (card widths).
 
     Fitted by least squares from each way round the middle-sized card may lie (its longer sides its
     long ones, or its shorter: at 45 degrees a card lying along the line of sight looks wider than
-    long), the other cards' ways round taken as fit best once it is straightened. The middle-sized, as
-    an outline that is no card's is most often two cards' white run together: the largest.
+    long), the other cards' ways round taken as fit best once it is straightened; but a card known to
+    lie ``across`` (its first side across it: see :class:`Outline`) only that way round. The
+    middle-sized, as an outline that is no card's is most often two cards' white run together: the
+    largest.
     """
     everything = np.concatenate(quads)
     centre = everything.mean(axis=0)
@@ -322,27 +410,28 @@ def _fit(quads: list[F64]) -> tuple[F64, float, F64]:
     middle = by_area[len(by_area) // 2]
     order = [middle, *(i for i in range(len(quads)) if i != middle)]
     scaled = [_apply(norm, quads[i]) for i in order]
+    hold = _held_near(quads, across)
     best: tuple[F64, float] | None = None
     shifts_best: list[int] = []
-    for first in (0, 1):
+    for first in (0,) if across[middle] else (0, 1):
         start = cv2.getPerspectiveTransform(
-            scaled[0].astype(np.float32), _card(ASPECT, first).astype(np.float32)
+            scaled[0].astype(np.float32), _card(hold, first).astype(np.float32)
         ).astype(np.float64)
         start /= start[2, 2]
-        p = [*start.ravel()[:8], ASPECT]
+        p = [*start.ravel()[:8], hold]
         shifts = [first]
-        for quad in scaled[1:]:
+        for quad, known in zip(scaled[1:], [across[i] for i in order[1:]], strict=True):
             straight = _apply(start, quad)
-            fits = [(_placed(_card(ASPECT, k), straight), k) for k in range(4)]
+            fits = [(_placed(_card(hold, k), straight), k) for k in ((0, 2) if known else range(4))]
             (angle, tx, ty, _), k = min(fits, key=lambda f: f[0][3])
             shifts.append(k)
             p += [angle, tx, ty]
-        fitted, cost = _least_squares(np.array(p, np.float64), scaled, shifts)
+        fitted, cost = _least_squares(np.array(p, np.float64), scaled, shifts, hold)
         if best is None or cost < best[1]:
             best, shifts_best = (fitted, cost), shifts
     assert best is not None
     fitted, _ = best
-    corners = _residuals(fitted, scaled, shifts_best)[:-1].reshape(len(scaled), 4, 2)
+    corners = _residuals(fitted, scaled, shifts_best, hold)[:-1].reshape(len(scaled), 4, 2)
     by_card = np.sqrt(np.mean(np.sum(corners**2, axis=2), axis=1))
     errors = np.empty(len(quads))
     errors[order] = by_card
@@ -377,24 +466,41 @@ def fit_plane(frame: Frame, sightings: Iterable[Sighting]) -> TablePlane | None:
     than the straightening needs, and scaled so that a card is as wide as the middle card of those
     fitted showed in the frame.
     """
+    return fitted(frame, sightings).plane
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """What the cards' outlines in one frame say of the table's plane: the plane where they find a
+    slant, whether they find the camera straight above, and how many outlines stood clear to say so."""
+
+    plane: TablePlane | None
+    flat: bool
+    outlines: int
+
+
+def fitted(frame: Frame, sightings: Iterable[Sighting]) -> Fit:
+    """The fit :func:`fit_plane` gives, with whether the outlines found the view flat (rather than
+    left it unsettled) and how many there were."""
     quads = card_outlines(frame, sightings)
     found = rectifying(quads) if len(quads) >= 2 else None
+    unsure = Fit(None, False, len(quads))
     if found is None:
-        return None
+        return unsure
     m, aspect, rms = found
     if rms > ODD_CARD or not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
-        return None  # no one plane fits the outlines: reading as the frames come is the safer
+        return unsure  # no one plane fits the outlines: reading as the frames come is the safer
     h, w = frame.shape[:2]
     probes = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0), (w / 2, h / 2)]
     stretch = [_local(m, p) for p in probes]
     areas = [a for _, a in stretch]
     if max(s for s, _ in stretch) < 1 + FLAT and math.sqrt(max(areas) / min(areas)) < 1 + FLAT:
-        return None
+        return Fit(None, True, len(quads))
     # The frame must lie wholly on the near side of the table's horizon.
     corners = np.array(probes[:4])
     if (np.c_[corners, np.ones(4)] @ m[2]).min() * (np.c_[corners, np.ones(4)] @ m[2]).max() <= 0:
-        return None
-    widths = sorted(math.sqrt(cv2.contourArea(np.array(q, np.float32)) / aspect) for q in quads)
+        return unsure
+    widths = sorted(math.sqrt(cv2.contourArea(np.array(q.corners, np.float32)) / aspect) for q in quads)
     scale = widths[len(widths) // 2] * GROW
     middle = _apply(m, np.array([[w / 2, h / 2], [w / 2, h / 2 + 1.0]]))
     down = middle[1] - middle[0]
@@ -408,7 +514,7 @@ def fit_plane(frame: Frame, sightings: Iterable[Sighting]) -> TablePlane | None:
         scale *= math.sqrt(MOST_AREA * w * h / area)
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
-    return TablePlane.of(place @ top, size, (w, h))
+    return Fit(TablePlane.of(place @ top, size, (w, h)), False, len(quads))
 
 
 class Levelled:
@@ -442,3 +548,66 @@ class Levelled:
         if forget is not None:
             forget()
         return TopDown(self.upright, self.plane).detect(frame)
+
+
+#: Clear card outlines that must find the view flat before a camera is taken to look straight down for
+#: good (two cards say less of the far side's shrinking than three).
+FLAT_SURE: Final = 3
+
+
+class Levelling:
+    """A filmed detector for a camera whose slant no marker cards calibrated: frames are read as they
+    come until the cards read fit the table's plane (:func:`fitted`), and from that frame on read as if
+    from above (:class:`~companion.vision.plane.TopDown`) by the same ``recogniser``.
+
+    Why: a camera on a shelf looks at the table at a slant, and a table started without the marker
+    cards has no plane; but every card laid is a rectangle of one shape, and once two stand clear
+    their outlines say the slant as the markers would. Read as they come at 45 degrees, the tuning
+    tables (seeds 0-59) found 87.1 % and named 13 cards wrong of 562, most of them far clubs whose
+    notches the slant filled in; through the plane, 97.1 % and 3 wrong. A fit is tried only on a frame
+    naming a card no fit has seen yet (fitting costs tens of milliseconds, and a frame naming the same
+    cards says nothing new), until a slant is found or :data:`FLAT_SURE` outlines find the camera
+    straight above, after which frames are read as they come with nothing more to pay.
+    """
+
+    def __init__(self, recogniser: Detector) -> None:
+        self.recogniser = recogniser
+        self.plane: TablePlane | None = None
+        """The plane found; None until the cards say it (or for good, once they say it is flat)."""
+        self.flat = False
+        """Whether the cards found the camera straight above."""
+        self._view: TopDown | None = None
+        self._tried: set[str] = set()
+
+    def detect(self, frame: Frame) -> list[Sighting]:
+        if self._view is not None:
+            return self._view.detect(frame)
+        seen = self.recogniser.detect(frame)
+        if self.flat:
+            return seen
+        named = {s.label for s in seen if s.card is not None}
+        if len(named) < 2 or named <= self._tried:
+            return seen
+        self._tried |= named
+        fit = fitted(frame, seen)
+        if fit.plane is None:
+            self.flat = fit.flat and fit.outlines >= FLAT_SURE
+            return seen
+        self.plane = fit.plane
+        self._view = TopDown(self.recogniser, fit.plane)
+        self._view.forget()  # what was read of the frames as they came is no view from above
+        return self._view.detect(frame)
+
+    def levelled(self) -> Detector:
+        """The reader from above, once the plane is found (else this): a caller that has seen the plane
+        found may read through it directly."""
+        return self if self._view is None else self._view
+
+    def forget(self) -> None:
+        """Forget the frames read so far (the plane found stays: the camera has not moved)."""
+        if self._view is not None:
+            self._view.forget()
+            return
+        forget = getattr(self.recogniser, "forget", None)
+        if forget is not None:
+            forget()

@@ -42,7 +42,9 @@ class Sighting:
     confidence: float
     """How sure the recogniser is, 0..1."""
     corners: tuple[tuple[float, float], ...]
-    """Polygon (image pixels) around what was recognised."""
+    """Polygon (image pixels) around what was recognised. A named card's is four corners drawn in the
+    card's own lie: the side from the second to the third runs along the card's length (down its
+    index, or, for a card named by its pips, its outline's longer side)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seen, Card | Mark):

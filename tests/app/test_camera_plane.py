@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from companion.app.camera import CameraFeed
 from companion.vision.plane import TablePlane
 from companion.vision.recognise import Recogniser
+from companion.vision.scene import wood
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
 from tests.vision.markers import marker_table, seen_at
@@ -83,3 +85,32 @@ def test_a_camera_straight_above_reads_frames_as_they_come() -> None:
     layout = feed.watch.tracker.layout
     assert layout is not None and layout.plane is None
     assert looking.sizes == [SIZE, SIZE]
+
+
+def test_a_table_started_without_markers_at_a_slant_is_levelled_by_the_cards_laid() -> None:
+    """No marker cards and no layout file: the empty table calibrates to the usual zones with no
+    plane, the first frame with cards is read as it comes, its cards' outlines say the slant, and it
+    and every frame after it are read from above."""
+    m = tilt_homography(45)
+    empty = np.asarray(cv2.resize(wood(SIZE[0] // 2, SIZE[1] // 2, seed=5), SIZE), np.uint8)
+    first = table(2, cards=10)
+    slanted, _ = tilted(first, 45)
+    laid, _ = tilted(landed(first, 7), 45)
+    shots = [
+        _Shot(seen_at(empty, m), 0.0),
+        _Shot(slanted.frame, 0.5),
+        _Shot(slanted.frame, 0.7),
+        _Shot(laid.frame, 1.0),
+    ]
+    looking = _Looking(Recogniser(filmed=True))
+    said: list[str] = []
+    feed = CameraFeed(shots, lambda event, _: None, recogniser=looking, say=said.append)
+    assert feed.run() == 4
+    layout = feed.watch.tracker.layout
+    assert layout is not None and layout.plane is None
+    assert sum("at a slant" in line for line in said) == 1
+    # The empty table and the first with cards as they came, that one again from above, and the card
+    # laid from above (the frame where nothing moved is not read).
+    assert len(looking.sizes) == 4
+    assert looking.sizes[:2] == [SIZE, SIZE]
+    assert looking.sizes[2] == looking.sizes[3] != SIZE

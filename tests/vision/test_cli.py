@@ -12,7 +12,7 @@ from companion.cli import main
 from companion.vision.types import Sighting, seen_from_text
 
 from .conftest import CROPS
-from .tables import score, table, tilted
+from .tables import landed, score, table, tilted
 
 
 def test_json_line_per_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -130,3 +130,28 @@ def test_a_photo_taken_at_a_slant_is_levelled_by_its_own_cards(
     assert score(named, slanted).wrong == 0
     assert main(["detect", str(photo)]) == 0
     assert "read as if from above" in capsys.readouterr().out
+
+
+def test_frames_filmed_at_a_slant_are_levelled_once_their_cards_say_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A camera 45 degrees off straight down, no calibration given: the first frame's cards say the
+    slant, and it and every frame after it are read as if from above, the card laid later named where
+    it lies and nothing named wrong."""
+    t = table(3, cards=11)
+    after = landed(t, 7)
+    paths = []
+    for n, shown in enumerate((t, t, after)):
+        slanted, _ = tilted(shown, 45)
+        paths.append(tmp_path / f"{n}.png")
+        cv2.imwrite(str(paths[-1]), slanted.frame)
+    assert main(["detect", "--filmed", "--json", *map(str, paths)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [line["levelled"] for line in lines] == [True, True, True]
+    last, _ = tilted(after, 45)
+    named = [
+        Sighting(seen_from_text(c["card"]), c["confidence"], tuple((x, y) for x, y in c["corners"]))
+        for c in lines[-1]["cards"]
+    ]
+    assert score(named, last).wrong == 0
+    assert after.faces[-1][0] in {c["card"] for c in lines[-1]["cards"]}
