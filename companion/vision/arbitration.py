@@ -9,6 +9,7 @@ idea with its own measured thresholds.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Final
 
 from companion.vision.pips import Counted, Pips
@@ -63,6 +64,7 @@ def counted(
     unsure: Sequence[Reading] = (),
     settings: PipSettings = SHIPPED.pips,
     cores: Callable[[Reading, Reading], int | None] = lambda a, b: None,
+    lone: Callable[[Reading, Reading], float | None] = lambda a, b: None,
 ) -> list[Card]:
     """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
     card whose two opposite corners are read, whatever rank they read: its pips counted where the count
@@ -88,13 +90,26 @@ def counted(
     one number at both corners whose middle shows such a picture stands as read if its pips, counted
     at their dark cores (``cores``: see :meth:`companion.vision.pips.Middle.cores`), are that number,
     of at least ``settings.cores_from``: a soft lens runs close pips into one mark as large as a
-    picture. That count only confirms; it never names a card anything its corners did not read.
+    picture. That count only confirms; it never names a card anything its corners did not read. A
+    black ace read at both corners, in doubt, is named by its one pip's notches (``lone``: see
+    :func:`_ace`).
     """
     out = list(cards)
     k = 0
     while k < len(out):
         group, label, _ = out[k]
         rank = label[:-1]
+        if rank == "A" and label[-1] in "cs":
+            corners = _own_corners(group, k) or _opposite_ace(k, out)
+            if corners is not None:
+                (a, b), j = corners
+                both = group if j == k else group + out[j][0]
+                named = _ace(both, partial(lone, a, b), settings)
+                if named is not None and (j != k or named != label):
+                    # One card: its own two corners, or two lone corners of black aces lying as one's.
+                    rest = [card for n, card in enumerate(out) if n not in (j, k)]
+                    k = min(j, k)
+                    out = [*rest[:k], (both, named, settings.pip_confidence), *rest[k:]]
         partner = (
             _opposite_corner(k, out)
             if rank in PIP_RANKS
@@ -316,6 +331,45 @@ def _counted_name(
     elif two_suits:
         return UNKNOWN
     return f"{PIP_NAMES[count]}{suit}"
+
+
+def _ace(group: list[Reading], notch: Callable[[], float | None], settings: PipSettings) -> str | None:
+    """The black ace whose two corners were read as ``group``, by its pip's notches ``notch()`` deep
+    (see :meth:`companion.vision.pips.Middle.lone`), asked only where the index is in doubt: a corner
+    under ``settings.sure_index``, blur leaving its black suit to the network, or its corners reading
+    two suits. None where the pip does not say (or is not asked).
+
+    Why: an ace has no pips to count, and blurred past 2.5 pixels an ace of clubs' index reads as the
+    ace of spades, all but surely (the tuning tables at 3 pixels: 40 of its corners so, against 4
+    read right); its one pip is three times the size of the index's suit mark and keeps its notches.
+    Notched as a club's is, it is the club; plain, the spade; between, it stands as read.
+    """
+    in_doubt = (
+        min(r.confidence for r in group) < settings.sure_index
+        or any(r.black > 0 for r in group)
+        or len({r.label for r in group}) > 1
+    )
+    found = notch() if in_doubt else None
+    if found is None:
+        return None
+    if found >= settings.club_notch:
+        return "Ac"
+    if found <= settings.spade_notch:
+        return "As"
+    return None
+
+
+def _opposite_ace(k: int, cards: Sequence[Card]) -> tuple[tuple[Reading, Reading], int] | None:
+    """Where card ``k`` is a black ace read at one corner alone, the lone corner of another black ace
+    lying as its opposite corner, and which of ``cards`` holds it; else None. (A soft ace of clubs
+    reads as the spade at one corner and the club at the other.)"""
+    group = cards[k][0]
+    if len(group) != 1:
+        return None
+    for n, (other, label, _) in enumerate(cards):
+        if n != k and len(other) == 1 and label in ("Ac", "As") and opposite(group[0], other[0]):
+            return (group[0], other[0]), n
+    return None
 
 
 def _own_corners(group: list[Reading], k: int) -> tuple[tuple[Reading, Reading], int] | None:

@@ -176,6 +176,54 @@ class Middle:
             before = count
         return None
 
+    def lone(self) -> float | None:
+        """How deep the notches of the one mark in the card's middle are (an ace's pip: see
+        :func:`companion.vision.index.suit_notches`), the shallower of the mark's two ways up; None
+        where the middle shows no one mark of a pip's size lying in it.
+
+        Why both ways up: an ace's pip stands as the card's top index does, and nothing on an ace
+        says which end is its top (its two indices are each other turned half round). A club is
+        notched between its lobes one way up and at its stem the other, so both ways; a spade only at
+        its stem, so one way up it is plain. Blur fills notches in but never draws them on a spade:
+        on the tuning tables at a 3 pixel disc an ace of clubs' pip was notched 0.10 and more both
+        ways, the spades' of the twos and threes at most 0.026 one way. A great ornate ace of spades
+        (a hollow outline round a picture) is many marks, or one too large for a pip, and has none.
+        """
+        if self._window is None or self._seen is None:
+            return None
+        card, glyphs, _ = self._window
+        hsv, paper, (face, centre, across, along) = self._seen
+        g = self._geometry
+        if not _read_on(glyphs, centre, across, along, g):
+            return None
+        ink = (_ink(hsv, paper, g) & _middle(face, centre, across, along, g)).astype(np.uint8)
+        n, _, stats, centres = _components(ink)
+        if n < 2:
+            return None
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        k = 1 + int(np.argmax(areas))
+        if int(np.sum(areas > g.speck * areas[k - 1])) > 1:
+            return None  # more than one mark: no lone pip
+        _, _, w, h, area = stats[k].tolist()
+        if not g.min_pip * g.diagonal <= max(w, h) <= g.max_pip * g.diagonal:
+            return None
+        mark = centres[k]
+        if float(np.hypot(*(mark - centre))) > g.symmetry * g.diagonal:
+            return None  # not in the card's middle
+        gray = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), np.uint8)
+        up = along / float(np.hypot(*along))
+        length = g.pip_to_length * float(np.sqrt(area))
+        ways = [
+            Candidate(
+                (float(mark[0] + u[0] * length), float(mark[1] + u[1] * length)),
+                (float(mark[0]), float(mark[1])),
+                length,
+            )
+            for u in (up, -up)
+        ]
+        notches = suit_notches(gray, ways)
+        return None if np.isnan(notches).any() else float(notches.min())
+
     def picture(self) -> float | None:
         """The share of the card's middle its largest mark covers (see :func:`picture_share`), or
         None."""

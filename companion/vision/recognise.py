@@ -628,6 +628,7 @@ class Recogniser:
                 unsure,
                 counting,
                 lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores()),
+                lambda a, b: middle(a, b).lone(),
             )
             taken = {id(r) for group, _, _ in cards for r in group}
             alone = [r for r in unsure if id(r) not in taken and not beside(r, named)]

@@ -26,6 +26,7 @@ from tools.synthesis import lit as _lit
 from tools.synthesis import placed_points as _placed
 
 from .conftest import crop
+from .tables import defocus
 
 #: Where a standard deck prints the pips of each rank, as shares of the card's width and height.
 _L, _C, _R = 0.3, 0.5, 0.7
@@ -91,6 +92,35 @@ def test_an_ace_is_not_counted(red: bool) -> None:
     """Its one pip is too like anything else lying alone in a card's middle (a court's picture)."""
     card, indices = _drawn_card(1, red)
     assert _count(card, indices, Placement(640, 360, 20, 150)) is None
+
+
+def _lone(name: str, angle: float, blur: float, width: int = 110, turned: bool = False) -> float | None:
+    """The notch depth of the one mark in the middle of the real deck's ``name`` laid at ``angle``,
+    ``width`` pixels wide, behind a lens ``blur`` pixels soft (see :meth:`Middle.lone`), its card
+    picture turned half round with ``turned``."""
+    face = crop(name)
+    face = face[::-1, ::-1].copy() if turned else face
+    h, w = face.shape[:2]
+    p = Placement(640, 360, angle, width)
+    frame = compose(wood(1280, 720, seed=3), [face], [p])
+    if blur:
+        frame = defocus(frame, blur)
+    first, second = (tuple(_placed([rank, suit], (w, h), p)) for rank, suit in _real_indices(name))
+    return Middle(frame, first, second).lone()
+
+
+@pytest.mark.parametrize("blur", [0.0, 2.0, 3.0])
+def test_an_aces_lone_pip_is_notched_as_a_club_both_ways_up_and_a_spades_pip_is_not(blur: float) -> None:
+    """Nothing on an ace says which end is its top, so its pip is measured both ways up: a club's is
+    notched either way (between its lobes, at its stem), a spade's one way only. The real deck's ace of
+    clubs, either way up and at any turn, shows a club's notches through a lens 3 pixels soft; its
+    great hollow ace of spades, many marks round a picture, shows no lone pip at all."""
+    pips = SHIPPED.pips
+    for k, angle in enumerate((0.0, 37.0, 141.0, 250.0)):
+        notch = _lone("Ac", angle, blur, turned=k % 2 == 1)
+        assert notch is not None and notch >= pips.club_notch, (angle, notch)
+        assert _lone("As", angle, blur) is None
+    assert _lone("5c", 20.0, blur) is None  # five marks: no lone pip
 
 
 def _real_indices(name: str) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -725,3 +755,33 @@ def test_the_pip_counter_measures_a_card_by_the_geometry_it_is_given() -> None:
     tiny = replace(SHIPPED.pips, geometry=replace(SHIPPED.pips.geometry, max_pip=0.01))
     told = Recogniser(settings=replace(SHIPPED, pips=tiny))
     assert [s.label for s in told.detect(frame) if s.card] == ["5d"]
+
+
+@pytest.mark.parametrize(
+    ("corners", "black", "notch", "named"),
+    [
+        (("As", "As"), 1.0, 0.12, ["Ac"]),  # a soft ace of clubs read as the spade: its pip is a club's
+        (("As", "As"), 1.0, 0.02, ["As"]),  # plainly the spade's
+        (("As", "As"), 1.0, 0.05, ["As"]),  # between the two: as read
+        (("As", "As"), 1.0, None, ["As"]),  # no lone pip (a great ornate spade): as read
+        (("As", "As"), 0.0, 0.12, ["As"]),  # read all but certainly, suit not blurred: not asked
+        (("As", "Ac"), 0.0, 0.12, ["Ac"]),  # two lone corners of one ace reading two suits: one card
+        (("As", "Ac"), 0.0, None, ["As", "Ac"]),  # and with the pip silent, both stand as read
+    ],
+)
+def test_a_black_ace_in_doubt_is_named_by_its_lone_pip(
+    corners: tuple[str, str], black: float, notch: float | None, named: list[str]
+) -> None:
+    """An ace has no pips to count, and blur takes a club's notches from its small index suit mark
+    first: a soft ace of clubs reads as the ace of spades, all but surely. Its one pip, three times the
+    size, keeps them."""
+    (top, bottom), _, _ = _corners_read("As", 1.0)[0]
+    top = replace(top, label=corners[0], black=black)
+    bottom = replace(bottom, label=corners[1], black=black)
+    cards = (
+        [([top, bottom], corners[0], 1.0)]
+        if corners[0] == corners[1]
+        else [([top], corners[0], 1.0), ([bottom], corners[1], 1.0)]
+    )
+    out = _counted(cards, lambda a, b: None, lambda a, b: None, lone=lambda a, b: notch)
+    assert [label for _, label, _ in out] == named
