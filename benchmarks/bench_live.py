@@ -1,7 +1,8 @@
 """The live table from pixels: the demo's film read through the camera feed, clean and degraded.
 
 For each condition (the film as drawn; blurred; a glare spot from a lamp; sensor noise; heavy JPEG; the
-camera tilted; the table bumped now and then; a player leaning over it; and, apart from the pictures,
+camera tilted; the camera on a shelf 40 degrees off straight down with no marker cards laid, levelled
+by the cards it reads; the table bumped now and then; a player leaning over it; and, apart from the pictures,
 every spade reported unread, as a deck the camera cannot name would be) the whole demo game (or its
 first ``--deals``) is read by the real card recognition through
 :class:`~companion.app.camera.CameraFeed` -- the code the Pi runs -- into the table, and every card the
@@ -45,8 +46,11 @@ from companion.app.store import Journal
 from companion.app.table import Table
 from companion.app.view import deal_rows
 from companion.events import CardLanded, CardLifted, Event
+from companion.vision.plane import Detector
 from companion.vision.recognise import Recogniser
+from companion.vision.rectify import Levelling
 from companion.vision.types import UNKNOWN, Frame, Sighting
+from tests.vision.tables import tilt_homography
 from tools.synthesis import motion_blur
 
 Degrade = Callable[[Frame, np.random.Generator], Frame]
@@ -89,6 +93,17 @@ def _tilt(frame: Frame, rng: np.random.Generator) -> Frame:
     """The camera tilted about ten degrees towards the far player: the far side smaller."""
     return np.asarray(
         cv2.warpPerspective(frame, _TILT, (WIDTH, HEIGHT), borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
+
+
+#: The camera on a shelf 40 degrees off straight down, and no marker cards laid: it is levelled by
+#: the cards it reads (companion.vision.rectify.Levelling), the zones where the slant shows them.
+_STEEP = tilt_homography(40, (WIDTH, HEIGHT))
+
+
+def _steep(frame: Frame, rng: np.random.Generator) -> Frame:
+    return np.asarray(
+        cv2.warpPerspective(frame, _STEEP, (WIDTH, HEIGHT), borderMode=cv2.BORDER_REPLICATE), np.uint8
     )
 
 
@@ -139,12 +154,15 @@ CONDITIONS: dict[str, Degrade | None] = {
     "noise": _noise,
     "jpeg": _jpeg,
     "tilt": _tilt,
+    "steep": _steep,
     "bump": _Bumps(),
     "lean": _Leaning(),
     "spades": None,
 }
 #: Conditions of the reading, not the pictures: the suits whose every card is reported unread.
 UNREAD: dict[str, str] = {"spades": "s"}
+#: Conditions whose camera is at a slant no markers calibrated: the homography it sees the table by.
+SLANTED: dict[str, npt.NDArray[np.float64]] = {"steep": _STEEP}
 
 
 class _Film(TableFilm):
@@ -192,8 +210,17 @@ def run(
     recogniser: Recogniser,
     slow_ms: float = 300.0,
     unread: str = "",
+    slant: npt.NDArray[np.float64] | None = None,
 ) -> dict[str, float]:
     film = _Film(recording, degrade)
+    reader: Detector = recogniser
+    if slant is not None:
+        # Where the slant shows the zones, and the camera levelling itself by the cards it reads.
+        zones = film.layout.anchors
+        at = cv2.perspectiveTransform(np.array([[p for _, p in zones]], np.float64), slant)[0]
+        moved = tuple((zone, (float(x), float(y))) for (zone, _), (x, y) in zip(zones, at, strict=True))
+        film.layout = replace(film.layout, anchors=moved)
+        reader = Levelling(recogniser)
     table = Table(
         Journal(":memory:"), TableConfig(players=("Ann", "Bob"), mode=recording.mode, games_to_win=1)
     )
@@ -235,7 +262,7 @@ def run(
     loop.start()
     started = time.perf_counter()
     try:
-        frames = play_film(film, loop, _reader(recogniser, unread), answers=answers)
+        frames = play_film(film, loop, _reader(reader, unread), answers=answers)
         loop.wait_idle(30)
     finally:
         loop.stop()
@@ -271,7 +298,7 @@ def run(
     }
 
 
-def _reader(recogniser: Recogniser, unread: str = "") -> Callable[[FilmFrame], list[Sighting]]:
+def _reader(recogniser: Detector, unread: str = "") -> Callable[[FilmFrame], list[Sighting]]:
     """The recogniser reading each picture; every card of a suit in ``unread`` reported unread."""
 
     def read(shot: FilmFrame) -> list[Sighting]:
@@ -307,7 +334,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         # A camera of its own for each condition: a recogniser keeps the table it last read.
         result = run(
-            name, CONDITIONS[name], recording, Recogniser(filmed=True), args.slow, UNREAD.get(name, "")
+            name,
+            CONDITIONS[name],
+            recording,
+            Recogniser(filmed=True),
+            args.slow,
+            UNREAD.get(name, ""),
+            SLANTED.get(name),
         )
         figures[name] = (
             f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked, "
