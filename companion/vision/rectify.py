@@ -184,11 +184,11 @@ def _white_around(frame: Frame, s: Sighting) -> tuple[npt.NDArray[np.uint8], tup
     lo, hi = poly.min(axis=0), poly.max(axis=0)
     extent = float(np.max(hi - lo))
     far = max(40.0, REACH * extent)
-    for reach in (min(far, max(40.0, SNUG * extent)), far):
-        found = _white_within(frame, poly, lo, hi, reach)
-        if found is not None or reach == far:
-            return found if isinstance(found, tuple) else None
-    return None
+    near = min(far, max(40.0, SNUG * extent))
+    found = _white_within(frame, poly, lo, hi, near)
+    if found is None and near < far:  # the white runs on past the near part
+        found = _white_within(frame, poly, lo, hi, far)
+    return found if isinstance(found, tuple) else None
 
 
 def _white_within(
@@ -402,9 +402,9 @@ def _held_near(quads: list[F64], across: list[bool]) -> float:
     Why: cards lying one way cannot tell a table squashed along them from a deck of another shape,
     and held near the middle value the fit took two bridge cards (1.54) side by side under a camera
     straight above for a poker deck seen 19 degrees off (the view stretched 6 %). Taking the deck as
-    it looks takes
-    the camera for as near straight above as the outlines allow: a slant along the cards is then
-    underrated, never one made up; the far cards' shrinking still shows a slant across them.
+    it looks takes the camera for as near straight above as the outlines allow: a slant along the
+    cards is then underrated, never one made up; the far cards' shrinking still shows a slant across
+    them.
     """
     axes, shapes = [], []
     for quad, known in zip(quads, across, strict=True):

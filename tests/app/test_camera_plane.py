@@ -38,18 +38,23 @@ class _Looking:
         return self.recogniser.detect(frame) if self.recogniser is not None else []
 
 
-def test_calibrating_at_a_slant_reads_every_later_frame_from_above() -> None:
-    m = tilt_homography(45)
-    markers, _ = marker_table(21)
+def _filmed_at_45(opening: Frame) -> list[_Shot]:
+    """A camera 45 degrees off straight down: ``opening`` (a straight-down picture) first, then a table
+    of ten cards twice, then with a card laid."""
     first = table(2, cards=10)
     slanted, _ = tilted(first, 45)
     laid, _ = tilted(landed(first, 7), 45)
-    shots = [
-        _Shot(seen_at(markers, m), 0.0),
+    return [
+        _Shot(seen_at(opening, tilt_homography(45)), 0.0),
         _Shot(slanted.frame, 0.5),
         _Shot(slanted.frame, 0.7),
         _Shot(laid.frame, 1.0),
     ]
+
+
+def test_calibrating_at_a_slant_reads_every_later_frame_from_above() -> None:
+    markers, _ = marker_table(21)
+    shots = _filmed_at_45(markers)
     looking = _Looking(Recogniser(filmed=True))
     feed = CameraFeed(shots, lambda event, _: None, recogniser=looking)
     assert feed.run() == 4
@@ -91,17 +96,8 @@ def test_a_table_started_without_markers_at_a_slant_is_levelled_by_the_cards_lai
     """No marker cards and no layout file: the empty table calibrates to the usual zones with no
     plane, the first frame with cards is read as it comes, its cards' outlines say the slant, and it
     and every frame after it are read from above."""
-    m = tilt_homography(45)
     empty = np.asarray(cv2.resize(wood(SIZE[0] // 2, SIZE[1] // 2, seed=5), SIZE), np.uint8)
-    first = table(2, cards=10)
-    slanted, _ = tilted(first, 45)
-    laid, _ = tilted(landed(first, 7), 45)
-    shots = [
-        _Shot(seen_at(empty, m), 0.0),
-        _Shot(slanted.frame, 0.5),
-        _Shot(slanted.frame, 0.7),
-        _Shot(laid.frame, 1.0),
-    ]
+    shots = _filmed_at_45(empty)
     looking = _Looking(Recogniser(filmed=True))
     said: list[str] = []
     feed = CameraFeed(shots, lambda event, _: None, recogniser=looking, say=said.append)

@@ -76,6 +76,22 @@ def test_a_card_seen_at_a_slant_is_one_card(filmed: Recogniser, degrees: int) ->
     assert total.wrong_share <= (0.02 if degrees <= 30 else 0.07)
 
 
+def _levelled_at_45(levelled: Levelled | Levelling, plain: Recogniser) -> tuple[Score, Score]:
+    """The tuning tables 0-11 seen 45 degrees off straight down, read by ``levelled`` (which must find
+    the plane on each, and report no card twice) and by ``plain`` as they are: the two scores."""
+    as_taken, level = Score(0, 0, 0, 0, 0), Score(0, 0, 0, 0, 0)
+    twice: list[str] = []
+    for seed in range(12):
+        slanted, _ = tilted(table(seed, cards=8 + seed % 6), 45)
+        seen = levelled.detect(slanted.frame)
+        assert levelled.plane is not None
+        twice += _seen_twice(seen, slanted)
+        level = level + score(seen, slanted)
+        as_taken = as_taken + score(plain.detect(slanted.frame), slanted)
+    assert twice == []
+    return level, as_taken
+
+
 def test_a_photo_at_a_slant_is_levelled_by_its_own_cards() -> None:
     """No table calibrated, a photo taken 45 degrees off straight down: its cards' outlines fit the
     table's plane and it is read again as if from above. On the tuning tables 0-11, read as they were,
@@ -83,18 +99,7 @@ def test_a_photo_at_a_slant_is_levelled_by_its_own_cards() -> None:
     spades; levelled, 120-121 found and 0 wrong (2 with the Pi's), none reported twice. A photo from
     straight above fits no plane and is read once."""
     levelled = Levelled(Recogniser(), Recogniser())
-    plain = Recogniser()
-    as_taken, level = Score(0, 0, 0, 0, 0), Score(0, 0, 0, 0, 0)
-    twice: list[str] = []
-    for seed in range(12):
-        t = table(seed, cards=8 + seed % 6)
-        slanted, _ = tilted(t, 45)
-        seen = levelled.detect(slanted.frame)
-        assert levelled.plane is not None
-        twice += _seen_twice(seen, slanted)
-        level = level + score(seen, slanted)
-        as_taken = as_taken + score(plain.detect(slanted.frame), slanted)
-    assert twice == []
+    level, as_taken = _levelled_at_45(levelled, Recogniser())
     assert level.wrong <= 2 and level.wrong < as_taken.wrong
     assert level.recall >= 0.93 and level.found > as_taken.found
     levelled.detect(table(0).frame)
@@ -108,18 +113,8 @@ def test_a_camera_at_a_slant_no_markers_calibrated_is_levelled_by_the_cards_it_r
     far clubs mostly read as spades; levelled, 120 and none (118 with the Pi's OpenCV). A camera
     straight above is found so once three cards' outlines say it, and its frames are read as they
     come."""
-    levelling = Levelling(Recogniser(filmed=True, motion=False))
     plain = Recogniser(filmed=True, motion=False)
-    as_taken, level = Score(0, 0, 0, 0, 0), Score(0, 0, 0, 0, 0)
-    twice: list[str] = []
-    for seed in range(12):
-        slanted, _ = tilted(table(seed, cards=8 + seed % 6), 45)
-        seen = levelling.detect(slanted.frame)
-        assert levelling.plane is not None
-        twice += _seen_twice(seen, slanted)
-        level = level + score(seen, slanted)
-        as_taken = as_taken + score(plain.detect(slanted.frame), slanted)
-    assert twice == []
+    level, as_taken = _levelled_at_45(Levelling(Recogniser(filmed=True, motion=False)), plain)
     assert level.wrong == 0 < as_taken.wrong
     assert level.recall >= 0.92 and level.found > as_taken.found
     above = Levelling(Recogniser(filmed=True, motion=False))
