@@ -40,8 +40,10 @@ def main() -> None:
         out = subprocess.run([sys.executable, "-c", ONE_RUN], capture_output=True, text=True, check=True)
         times.append(float(out.stdout.strip()))
         print(f"run {run + 1}: {times[-1]:.3f} s", flush=True)
-    print(f"all 12,994,800 combinations as hands and as cribs: median {statistics.median(times):.3f} s "
-          f"over {args.runs} fresh processes ({platform.machine()}, {platform.python_version()})")
+    print(
+        f"all 12,994,800 combinations as hands and as cribs: median {statistics.median(times):.3f} s "
+        f"over {args.runs} fresh processes ({platform.machine()}, {platform.python_version()})"
+    )
 
     from companion.cards import full_deck
     from companion.rules import score_hand
@@ -55,8 +57,10 @@ def main() -> None:
                 score_hand(hand, starter)
                 sample += 1
     per_call = (time.perf_counter() - start) / sample
-    print(f"score_hand one at a time: {per_call * 1e6:.2f} us per hand, so about "
-          f"{per_call * 2 * 12_994_800:.0f} s for both passes")
+    print(
+        f"score_hand one at a time: {per_call * 1e6:.2f} us per hand, so about "
+        f"{per_call * 2 * 12_994_800:.0f} s for both passes"
+    )
     if args.json:
         figures = {
             "every hand and crib scored (12,994,800 each), s, median": round(statistics.median(times), 2),

@@ -194,7 +194,10 @@ def merged(boxes: list[Box]) -> list[Box]:
 
 def moved(s: Sighting, dx: float, dy: float) -> Sighting:
     """``s`` moved by ``dx``, ``dy`` pixels (from a region's pixels to its frame's)."""
-    return replace(s, corners=tuple((round(x + dx, 1), round(y + dy, 1)) for x, y in s.corners))
+    middle = None if s.middle is None else (round(s.middle[0] + dx, 1), round(s.middle[1] + dy, 1))
+    return replace(
+        s, corners=tuple((round(x + dx, 1), round(y + dy, 1)) for x, y in s.corners), middle=middle
+    )
 
 
 def box_in(inner: Box, outer: Box) -> bool:

@@ -215,10 +215,15 @@ class TopDown:
             self._view = self._view.copy()
             self._patch(frame, self._view, change.boxes, self._fill)
         seen = self.recogniser.detect(self._view)
-        self._seen = [replace(s, corners=self.plane.to_frame(s.corners, size)) for s in seen]
+        self._seen = [self._in_frame(s, size) for s in seen]
         self._motion.settle(frame, small)
         self._stood = 0
         return list(self._seen)
+
+    def _in_frame(self, s: Sighting, size: tuple[int, int]) -> Sighting:
+        """``s``, read in the view from above, in the pixels of a frame of ``size``."""
+        middle = None if s.middle is None else self.plane.to_frame([s.middle], size)[0]
+        return replace(s, corners=self.plane.to_frame(s.corners, size), middle=middle)
 
     def _patch(
         self,

@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.vision import index as idx
-from companion.vision.settings import ReadingSettings
+from companion.vision.settings import PipGeometry, ReadingSettings
 
-__all__ = ["Reading", "beside", "lie", "opposite"]
+__all__ = ["Reading", "beside", "card_middle", "lie", "opposite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,16 @@ class Reading:
     def centre(self) -> npt.NDArray[np.float64]:
         c: npt.NDArray[np.float64] = (np.array(self.cand.rank) + np.array(self.cand.suit)) / 2
         return c
+
+
+def card_middle(r: Reading, g: PipGeometry) -> tuple[float, float]:
+    """Where the card of the index ``r`` lies: its middle, ``g.index_to_middle`` across and down from
+    the index (a card's body lies to the right of and below an index read upright)."""
+    d = r.down
+    right = np.array([d[1], -d[0]])
+    across, down = g.index_to_middle
+    p = r.centre + r.cand.length * (across * right + down * d)
+    return (float(p[0]), float(p[1]))
 
 
 def opposite(a: Reading, b: Reading) -> bool:

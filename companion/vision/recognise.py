@@ -76,7 +76,7 @@ from companion.vision.motion import (
     within,
 )
 from companion.vision.pips import Counted, Middle
-from companion.vision.reading import Reading, beside, lie, opposite
+from companion.vision.reading import Reading, beside, card_middle, lie, opposite
 from companion.vision.settings import (
     SHIPPED,
     PipSettings,
@@ -640,10 +640,16 @@ class Recogniser:
             self._counts, self._pictures, self._cores = counts, pictures, cores
         cards += spades_by_the_pack(cards, readings, named, self._same_card, counting)
         cards = twins_joined(image, scale, cards)
+        geometry = counting.geometry
         for group, label, conf in cards:
             pts = [p for r in group for p in idx.patch_polygon(r.cand)]
+            # A card read at one corner says where it lies by that index; one read at both, by its
+            # outline round them (see Sighting.where).
+            lone = card_middle(group[0], geometry) if len(group) == 1 else None
             sightings.append(
-                Sighting(seen_from_text(label), round(conf, 3), _scaled(_outline(group, pts), 1.0, size))
+                Sighting(
+                    seen_from_text(label), round(conf, 3), _scaled(_outline(group, pts), 1.0, size), lone
+                )
             )
         in_cards = {id(r) for group, _, _ in cards for r in group}
         for r in readings:
@@ -654,7 +660,10 @@ class Recogniser:
 
                 sightings.append(
                     Sighting(
-                        UNKNOWN, round(1.0 - r.confidence, 3), _scaled(idx.patch_polygon(r.cand), 1.0, size)
+                        UNKNOWN,
+                        round(1.0 - r.confidence, 3),
+                        _scaled(idx.patch_polygon(r.cand), 1.0, size),
+                        card_middle(r, geometry),
                     )
                 )
         if self.backs:
@@ -839,6 +848,6 @@ def one_of_each(sightings: list[Sighting]) -> list[Sighting]:
     return [
         s
         if s.card is None or s.confidence >= best[s.label].confidence
-        else Sighting(UNKNOWN, round(1.0 - s.confidence, 3), s.corners)
+        else replace(s, seen=UNKNOWN, confidence=round(1.0 - s.confidence, 3))
         for s in sightings
     ]

@@ -277,7 +277,7 @@ class Tracker:
 
     # -- which track a sighting belongs to ----------------------------------------------------------
     def _match(self, s: Sighting, card: Card | None, taken: set[int], time: float) -> _Track | None:
-        centre = s.center
+        centre = s.where
         spot = 0.8 * self.card_px
         if card is not None:
             for t in self._tracks:
@@ -363,20 +363,20 @@ class Tracker:
                 track = _Track(first=time, streak_start=time)
                 self._tracks.append(track)
             elif track.id in taken:
-                track.corners.append(s.center)
+                track.corners.append(s.where)
                 continue  # a second corner of a thing already seen in this frame
             taken.add(track.id)
             if track.card is None and time - track.last_seen > self.leave_after / 2:
                 track.streak_start = time  # a fresh attempt, not a continuation of an old glimpse
             track.last_seen = time
             if card is not None:
-                track.named.append((time, s.center))
+                track.named.append((time, s.where))
                 if track.card is None:
                     w = track.votes.setdefault(card, [0.0, 0])
                     w[0] += s.confidence
                     w[1] += 1
             else:
-                track.unnamed.append((time, s.center))
+                track.unnamed.append((time, s.where))
                 if track.card is None:
                     track.unread += 1
                     if hint is not None:

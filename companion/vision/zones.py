@@ -173,7 +173,7 @@ def calibrate(frame: Frame, sightings: Iterable[Sighting], players: int = 2) -> 
     for s in sightings:
         zone = MARKERS.get(s.card) if s.card is not None else None
         if zone is not None and zone not in found:
-            found[zone] = s.center
+            found[zone] = s.where
     if not found:
         return TableLayout.default(width, height, players)
     if len(found) < 2:

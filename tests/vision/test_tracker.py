@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from companion.cards import Card
 from companion.vision.tracker import CardAppeared, CardLeft, CardMoved, CardUnread, TableEvent, Tracker
@@ -267,6 +268,22 @@ def test_zone_is_none_without_a_layout_and_deck_zone_is_found() -> None:
     deck_spot = dict(LAYOUT.anchors)[DECK]
     events = run([[seen("2s", deck_spot)] for _ in range(20)])
     assert isinstance(events[0][1], CardAppeared) and events[0][1].zone == DECK
+
+
+def test_a_card_read_at_one_corner_is_in_the_zone_of_its_middle_not_its_index() -> None:
+    """The index of a card in front of player 1 lies nearer the deck's anchor than player 1's, as at a
+    camera's slant; the card's middle (the sighting says where) is player 1's, and so is the card."""
+    anchors = dict(LAYOUT.anchors)
+    deck, near = anchors[DECK], anchors[play_zone(1)]
+    index = (deck[0] + 0.45 * (near[0] - deck[0]), deck[1] + 0.45 * (near[1] - deck[1]))
+    middle = (deck[0] + 0.8 * (near[0] - deck[0]), deck[1] + 0.8 * (near[1] - deck[1]))
+    corner = replace(seen("7d", index), middle=middle)
+    assert corner.where == middle and seen("7d", index).where == index
+    events = run([[corner] for _ in range(20)])
+    assert [type(e) for _, e in events] == [CardAppeared]
+    appeared = events[0][1]
+    assert isinstance(appeared, CardAppeared) and appeared.zone == play_zone(1)
+    assert math.dist(appeared.position, middle) < 1
 
 
 def test_a_card_named_alike_in_every_frame_is_taken_as_soon_as_it_lies_still() -> None:
