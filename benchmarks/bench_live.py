@@ -262,7 +262,7 @@ def run(
     loop.start()
     started = time.perf_counter()
     try:
-        frames = play_film(film, loop, _reader(reader, unread), answers=answers)
+        frames = play_film(film, loop, _Reader(reader, unread), answers=answers)
         loop.wait_idle(30)
     finally:
         loop.stop()
@@ -298,19 +298,26 @@ def run(
     }
 
 
-def _reader(recogniser: Detector, unread: str = "") -> Callable[[FilmFrame], list[Sighting]]:
-    """The recogniser reading each picture; every card of a suit in ``unread`` reported unread."""
+class _Reader:
+    """The recogniser reading each picture; every card of a suit in ``unread`` reported unread. Its
+    ``plane`` is the recogniser's (a camera levelling itself), as the camera feed would see it."""
 
-    def read(shot: FilmFrame) -> list[Sighting]:
+    def __init__(self, recogniser: Detector, unread: str = "") -> None:
+        self.recogniser = recogniser
+        self.unread = unread
+
+    @property
+    def plane(self) -> object:
+        return getattr(self.recogniser, "plane", None)
+
+    def __call__(self, shot: FilmFrame) -> list[Sighting]:
         assert shot.frame is not None
-        sightings = recogniser.detect(shot.frame)
-        if not unread:
+        sightings = self.recogniser.detect(shot.frame)
+        if not self.unread:
             return sightings
-        hidden = [s.card is not None and s.card.suit.value in unread for s in sightings]
+        hidden = [s.card is not None and s.card.suit.value in self.unread for s in sightings]
         pairs = zip(sightings, hidden, strict=True)
         return [replace(s, seen=UNKNOWN, confidence=0.5) if h else s for s, h in pairs]
-
-    return read
 
 
 def main(argv: list[str] | None = None) -> int:

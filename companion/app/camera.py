@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.app.seen import Watch
 from companion.events import Event
-from companion.vision.arrivals import Arrivals
-from companion.vision.plane import TopDown
+from companion.vision.arrivals import Arrivals, CardWidth
+from companion.vision.plane import TablePlane, TopDown
 from companion.vision.types import Frame, Sighting
 from companion.vision.zones import TableLayout
 
@@ -150,13 +150,27 @@ class CameraFeed:
                 self._recogniser, self._levelling = self._levelling.levelled(), None
                 self.watch.say("The camera looks at the table at a slant: reading it as if from above.")
             self.frames += 1
-            card = self.watch.tracker.card_px
-            arrived = self.arrivals.see(shot.frame, sightings, shot.time, card)
+            arrived = self.arrivals.see(shot.frame, sightings, shot.time, self._card_width(shot.frame))
             for event in self.watch.see(sightings, shot.time, at=taken, arrivals=arrived):
                 self._post(event, cursor)
             if self._after is not None:
                 self._after(shot)
         return self.frames
+
+    def _card_width(self, frame: Frame) -> float | CardWidth:
+        """A card's width in ``frame``'s pixels: where the camera looks at a slant the table's plane
+        knows, the width of a card lying at each point (far cards are smaller), else one for all."""
+        whole = self.watch.tracker.card_px
+        plane = getattr(self._recogniser, "plane", None)
+        if not isinstance(plane, TablePlane) or not plane.card:
+            return whole
+        size = (frame.shape[1], frame.shape[0])
+
+        def at(point: tuple[float, float]) -> float:
+            width = plane.card_at(point, size)
+            return whole if width is None else width
+
+        return at
 
     def _known_layout(self) -> TableLayout | None:
         """The layout given, or the one in the layout file, or None (the first frame calibrates)."""

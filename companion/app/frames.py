@@ -276,6 +276,11 @@ def play_film(
         def detect(self, frame: Frame) -> list[Sighting]:
             return list(detect(current[-1]))
 
+        @property
+        def plane(self) -> object:
+            """The table's plane ``detect`` reads by, where it has one (a camera levelling itself)."""
+            return getattr(detect, "plane", None)
+
     def taken(card: str) -> bool:
         loop.wait_idle(30)
         return card in {str(c) for c in GameView.of(loop.table).in_game}

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -42,6 +42,8 @@ from companion.vision.types import Frame, Sighting
 __all__ = ["Arrival", "Arrivals"]
 
 _Cells = npt.NDArray[np.float32]
+#: A card's width in a frame's pixels where it lies (a point of the frame).
+CardWidth = Callable[[tuple[float, float]], float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +94,12 @@ class Arrivals:
     """The last three seconds' sightings: what, and where."""
     _numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
-    def see(self, frame: Frame, sightings: Iterable[Sighting], time: float, card: float) -> list[Arrival]:
+    def see(
+        self, frame: Frame, sightings: Iterable[Sighting], time: float, card: float | CardWidth
+    ) -> list[Arrival]:
         """The arrivals lying in ``frame`` (taken at ``time``), given what was recognised in it and a
-        card's width in the frame's pixels (``card``)."""
+        card's width in the frame's pixels (``card``): one for the whole frame, or where a camera
+        looks at a slant, the width of a card lying at a point (see ``TablePlane.card_at``)."""
         colour, paper = self._cells(frame)
         self._seen.append((time, tuple((s.label, *s.center) for s in sightings)))
         if paper.shape != self._settled.shape:  # the first frame, or the camera's size changed
@@ -133,14 +138,20 @@ class Arrivals:
         colour = np.asarray(cv2.resize(half, size, interpolation=cv2.INTER_AREA), np.float32)
         return colour, share
 
-    def _judge(self, ready: npt.NDArray[np.bool_], paper: _Cells, time: float, card: float) -> None:
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(ready.astype(np.uint8), connectivity=8)
-        area = 1.4 * (card / self.cell) ** 2
+    def _judge(
+        self, ready: npt.NDArray[np.bool_], paper: _Cells, time: float, width: float | CardWidth
+    ) -> None:
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+            ready.astype(np.uint8), connectivity=8
+        )
         for k in range(1, count):
             cells = labels == k
             since = float(self._since[cells].min())
             if time - since < self.grace:
                 continue  # still the recogniser's turn
+            middle = (float(centroids[k][0] + 0.5) * self.cell, float(centroids[k][1] + 0.5) * self.cell)
+            card = width(middle) if callable(width) else width
+            area = 1.4 * (card / self.cell) ** 2
             x, y, w, h = (int(v) * self.cell for v in stats[k, :4])
             box = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
             if stats[k, cv2.CC_STAT_AREA] >= self.least * area and not self._explained(box, since, card):

@@ -16,6 +16,7 @@ parts that never see a picture.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
@@ -37,12 +38,14 @@ class TablePlane:
 
     ``to_top`` is the 3x3 matrix, row by row; ``size`` the view's (width, height) in pixels, in which a
     card is about as many pixels wide as the frame showed it; ``frame_size`` the (width, height) of the
-    frames it was fitted on (frames of another size from the same camera are scaled to it).
+    frames it was fitted on (frames of another size from the same camera are scaled to it); ``card`` a
+    card's width in the view, in pixels (0 where it is not known: a plane saved before it was kept).
     """
 
     to_top: tuple[_Row, _Row, _Row]
     size: tuple[int, int]
     frame_size: tuple[int, int]
+    card: float = 0.0
 
     def __post_init__(self) -> None:
         rows = self.to_top
@@ -54,6 +57,8 @@ class TablePlane:
             raise ValueError("a table plane needs an invertible 3x3 homography")
         if min(self.size) < 1 or min(self.frame_size) < 1:
             raise ValueError("a table plane's sizes must be positive")
+        if not self.card >= 0:
+            raise ValueError("a table plane's card width must not be negative")
 
     @classmethod
     def of(
@@ -61,6 +66,7 @@ class TablePlane:
         matrix: Sequence[Sequence[float]] | npt.NDArray[np.float64],
         size: tuple[int, int],
         frame_size: tuple[int, int],
+        card: float = 0.0,
     ) -> TablePlane:
         """A plane from a 3x3 matrix (scaled so its last entry is 1)."""
         last = float(matrix[2][2])
@@ -71,6 +77,7 @@ class TablePlane:
             ((r[0][0], r[0][1], r[0][2]), (r[1][0], r[1][1], r[1][2]), (r[2][0], r[2][1], r[2][2])),
             size,
             frame_size,
+            card,
         )
 
     def matrix(self, frame_size: tuple[int, int] | None = None) -> npt.NDArray[np.float64]:
@@ -116,12 +123,33 @@ class TablePlane:
             for x, y in moved
         )
 
+    def card_at(self, point: tuple[float, float], frame_size: tuple[int, int]) -> float | None:
+        """How wide a card lying at ``point`` of a frame of ``frame_size`` is in that frame's pixels, or
+        None where the card's width in the view is not known.
+
+        Why: at a slant a far card is a good deal smaller than a near one (at 40 degrees, 60 pixels
+        against 100), and a measure of "a card's size" fitted to the near ones passes over the far
+        ones. The view from above shows every card at one width; the homography's local scale at the
+        point (its Jacobian's determinant, ``det(H) / w**3`` for the point's ``w``) takes it back.
+        """
+        if not self.card:
+            return None
+        import numpy as np
+
+        m = self.matrix(frame_size)
+        w = float(m[2] @ np.array([point[0], point[1], 1.0]))
+        stretch = abs(float(np.linalg.det(m))) / max(abs(w), 1e-12) ** 3
+        return self.card / math.sqrt(max(stretch, 1e-12))
+
     def to_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "to_top": [list(row) for row in self.to_top],
             "size": list(self.size),
             "frame_size": list(self.frame_size),
         }
+        if self.card:
+            data["card"] = self.card
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> TablePlane:
@@ -132,7 +160,11 @@ class TablePlane:
             frame_size = data["frame_size"]
             assert isinstance(rows, list) and isinstance(size, list) and isinstance(frame_size, list)
             m = [[float(v) for v in row] for row in rows]
-            return cls.of(m, (int(size[0]), int(size[1])), (int(frame_size[0]), int(frame_size[1])))
+            card = data.get("card", 0.0)
+            assert isinstance(card, int | float)
+            return cls.of(
+                m, (int(size[0]), int(size[1])), (int(frame_size[0]), int(frame_size[1])), float(card)
+            )
         except (KeyError, IndexError, TypeError, ValueError, AssertionError) as error:
             raise ValueError(f"not a table plane: {error}") from error
 

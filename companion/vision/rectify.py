@@ -552,7 +552,7 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int]) -> Fit:
         scale *= math.sqrt(MOST_AREA * w * h / area)
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
-    return Fit(TablePlane.of(place @ top, size, (w, h)), False, len(quads))
+    return Fit(TablePlane.of(place @ top, size, (w, h), scale), False, len(quads))
 
 
 class Levelled:

@@ -10,6 +10,8 @@ import cv2
 import numpy as np
 
 from companion.app.camera import CameraFeed
+from companion.cards import UNKNOWN
+from companion.events import CardLanded
 from companion.vision.plane import TablePlane
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import wood
@@ -110,3 +112,28 @@ def test_a_table_started_without_markers_at_a_slant_is_levelled_by_the_cards_lai
     assert len(looking.sizes) == 4
     assert looking.sizes[:2] == [SIZE, SIZE]
     assert looking.sizes[2] == looking.sizes[3] != SIZE
+
+
+def test_at_a_slant_a_far_card_nothing_read_is_asked_about_by_the_width_of_a_card_there(
+    tmp_path: Path,
+) -> None:
+    """A camera 40 degrees off straight down sees a far card about half as wide as a near one. One laid
+    there that nothing reads is still noticed and asked about, its paper judged by the width of a card
+    lying there (the table's plane says it); judged by one width for the whole frame it went unnoticed,
+    and the game went out of step."""
+    empty = np.asarray(cv2.resize(wood(SIZE[0] // 2, SIZE[1] // 2, seed=5), SIZE), np.uint8)
+    far = empty.copy()
+    cv2.rectangle(far, (615, 115), (665, 185), (245, 245, 245), -1)  # a card 50 pixels wide, far off
+    shots = [_Shot(empty, n / 30) for n in range(5)] + [_Shot(far, n / 30) for n in range(5, 70)]
+    default = TableLayout.default(*SIZE)
+    view = np.linalg.inv(tilt_homography(40))
+    posted: dict[str, list[object]] = {}
+    for name, plane in (("plane", TablePlane.of(view, SIZE, SIZE, card=96.0)), ("none", None)):
+        path = tmp_path / f"{name}.json"
+        TableLayout(default.size, default.anchors, plane).save(path)
+        posted[name] = []
+        post = posted[name].append
+        CameraFeed(shots, lambda e, _, post=post: post(e), layout_file=path, recogniser=_Looking()).run()
+    assert posted["none"] == []
+    (asked,) = posted["plane"]
+    assert isinstance(asked, CardLanded) and asked.card is UNKNOWN

@@ -4,7 +4,7 @@ the table and a face-down card are not."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 
@@ -78,3 +78,26 @@ def test_a_card_taken_away_a_face_down_card_and_a_hand_resting_make_nothing() ->
 def test_a_card_found_and_then_taken_away_is_no_longer_reported() -> None:
     out = run([TABLE] * 3 + [laid("7d")] * 15 + [TABLE] * 5)
     assert out[17] and out[-1] == []
+
+
+def test_at_a_slant_a_far_card_is_judged_by_the_width_of_a_card_lying_there() -> None:
+    """A camera at a slant sees a far card half as wide as a near one. Judged by one width for the whole
+    frame (the near cards'), its paper is too little for a card and it is never asked about; judged by
+    the width of a card lying where it lies (the table's plane says it), it is found. A scrap of paper
+    a third of that far card's width is still nothing."""
+    deck = load_deck()
+    far = compose(TABLE, [deck.face("7d")], [Placement(640, 150, 3, CARD / 2)])
+    scrap = TABLE.copy()
+    cv2.rectangle(scrap, (630, 140), (646, 162), (250, 250, 250), -1)
+
+    def width(point: tuple[float, float]) -> float:
+        return CARD / 2 if point[1] < H / 2 else CARD
+
+    def found(frames: Sequence[Frame], card: float | Callable[[tuple[float, float]], float]) -> list[Arrival]:
+        arrivals = Arrivals()
+        return [arrivals.see(frame, (), n / 30.0, card) for n, frame in enumerate(frames)][-1]
+
+    assert found([TABLE] * 3 + [far] * 15, CARD) == []
+    (arrival,) = found([TABLE] * 3 + [far] * 15, width)
+    assert abs(arrival.centre[0] - 640) < CARD / 4 and abs(arrival.centre[1] - 150) < CARD / 4
+    assert found([TABLE] * 3 + [scrap] * 15, width) == []

@@ -192,7 +192,7 @@ def test_the_view_from_above_is_read_unshrunk() -> None:
 
 # --------------------------------------------------------------------------------- the layout file
 def _plane() -> TablePlane:
-    return TablePlane.of(tilt_homography(30), (1500, 800), SIZE)
+    return TablePlane.of(tilt_homography(30), (1500, 800), SIZE, card=96.0)
 
 
 def test_a_layout_with_its_plane_round_trips_through_json(tmp_path: Path) -> None:
@@ -204,9 +204,40 @@ def test_a_layout_with_its_plane_round_trips_through_json(tmp_path: Path) -> Non
     assert loaded == slanted
     assert loaded.plane is not None
     assert np.allclose(loaded.plane.matrix(), _plane().matrix())
+    assert loaded.plane.card == 96.0
     layout.save(path)
     assert TableLayout.load(path).plane is None
     assert "plane" not in json.loads(path.read_text())
+
+
+def test_a_plane_saved_before_it_kept_the_card_width_loads_without_one(tmp_path: Path) -> None:
+    data = TableLayout(SIZE, TableLayout.default(*SIZE).anchors, _plane()).to_dict()
+    plane = data["plane"]
+    assert isinstance(plane, dict)
+    del plane["card"]
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(data))
+    loaded = TableLayout.load(path).plane
+    assert loaded is not None and loaded.card == 0.0 and loaded.card_at((640.0, 360.0), SIZE) is None
+
+
+def test_a_fitted_plane_says_how_wide_a_card_is_where_it_lies(still: Recogniser) -> None:
+    """At 40 degrees a far card shows a good deal smaller than a near one; the plane fitted from the
+    cards' outlines gives the width of a card lying at each point (as wide as a card of its shape
+    covering as much of the frame), on the tuning tables 0-2 within 8 % of the truth."""
+    ratios: list[float] = []
+    for seed in range(3):
+        flat = table(seed)
+        slanted, m = tilted(flat, 40)
+        plane = fit_plane(slanted.frame, still.detect(slanted.frame))
+        assert plane is not None and plane.card > 0
+        for (_, p), (_, q) in zip(flat.faces, slanted.faces, strict=True):
+            w = float(m[2] @ np.array([p.x, p.y, 1.0]))
+            truth = p.width * math.sqrt(abs(float(np.linalg.det(m))) / abs(w) ** 3)
+            width = plane.card_at((q.x, q.y), SIZE)
+            assert width is not None
+            ratios.append(width / truth)
+    assert all(abs(r - 1) < 0.08 for r in ratios), ratios
 
 
 def test_an_older_layout_file_without_a_plane_loads(tmp_path: Path) -> None:
