@@ -224,6 +224,13 @@ def seeing() -> None:
         image, boxes = deal_tilted(0)
         total, found, misread = deal_score(still.indices(defocus(image, radius)), boxes)
         print(f"held-out real deal defocus {radius}: indices {found}/{total}, misread {misread}")
+    for light in (0.5, 0.25):
+        image, boxes = deal_tilted(0)
+        total, found, misread = deal_score(still.indices(shadowed(image, light, seed=3)), boxes)
+        print(
+            f"held-out real deal under a hard shadow, light {light}: "
+            f"indices {found}/{total}, misread {misread}"
+        )
 
 
 def main() -> int:
