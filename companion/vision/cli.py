@@ -129,6 +129,7 @@ def run_detect(args: argparse.Namespace) -> int:
                     "card": s.label,
                     "confidence": s.confidence,
                     "corners": [[x, y] for x, y in s.corners],
+                    "middle": [round(v, 1) for v in s.where],
                 }
                 cards.append(item)
             line = {"image": str(path), "cards": cards, "ms": round(ms, 1)}

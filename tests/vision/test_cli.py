@@ -30,6 +30,8 @@ def test_json_line_per_image(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert 0.0 <= card["confidence"] <= 1.0
     assert len(card["corners"]) >= 3 and all(len(p) == 2 for p in card["corners"])
     assert all(0 <= x <= 228 and 0 <= y <= 352 for x, y in card["corners"])
+    x, y = card["middle"]
+    assert abs(x - 114) < 30 and abs(y - 176) < 40  # the card fills the photo: its middle is the photo's
     assert isinstance(first["ms"], float)
     assert "Qs" in [c["card"] for c in json.loads(lines[1])["cards"]]
 
