@@ -97,7 +97,8 @@ def _tilt(frame: Frame, rng: np.random.Generator) -> Frame:
 
 
 #: The camera on a shelf 40 degrees off straight down, and no marker cards laid: it is levelled by
-#: the cards it reads (companion.vision.rectify.Levelling), the zones where the slant shows them.
+#: the cards it reads (companion.vision.rectify.Levelling); the zones are the usual split of the frame,
+#: as an empty table calibrates them.
 _STEEP = tilt_homography(40, (WIDTH, HEIGHT))
 
 
@@ -161,8 +162,8 @@ CONDITIONS: dict[str, Degrade | None] = {
 }
 #: Conditions of the reading, not the pictures: the suits whose every card is reported unread.
 UNREAD: dict[str, str] = {"spades": "s"}
-#: Conditions whose camera is at a slant no markers calibrated: the homography it sees the table by.
-SLANTED: dict[str, npt.NDArray[np.float64]] = {"steep": _STEEP}
+#: Conditions whose camera is at a slant no markers calibrated: it levels itself by the cards it reads.
+LEVELLING: frozenset[str] = frozenset({"steep"})
 
 
 class _Film(TableFilm):
@@ -210,17 +211,12 @@ def run(
     recogniser: Recogniser,
     slow_ms: float = 300.0,
     unread: str = "",
-    slant: npt.NDArray[np.float64] | None = None,
+    levelling: bool = False,
 ) -> dict[str, float]:
     film = _Film(recording, degrade)
-    reader: Detector = recogniser
-    if slant is not None:
-        # Where the slant shows the zones, and the camera levelling itself by the cards it reads.
-        zones = film.layout.anchors
-        at = cv2.perspectiveTransform(np.array([[p for _, p in zones]], np.float64), slant)[0]
-        moved = tuple((zone, (float(x), float(y))) for (zone, _), (x, y) in zip(zones, at, strict=True))
-        film.layout = replace(film.layout, anchors=moved)
-        reader = Levelling(recogniser)
+    # A camera at a slant with no marker cards: the usual zones of the frame, as an empty table
+    # calibrates, and the camera levelling itself by the cards it reads.
+    reader: Detector = Levelling(recogniser) if levelling else recogniser
     table = Table(
         Journal(":memory:"), TableConfig(players=("Ann", "Bob"), mode=recording.mode, games_to_win=1)
     )
@@ -347,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
             Recogniser(filmed=True),
             args.slow,
             UNREAD.get(name, ""),
-            SLANTED.get(name),
+            name in LEVELLING,
         )
         figures[name] = (
             f"{result['right']} right, {result['wrong']} wrong, {result['asked']} asked, "

@@ -150,19 +150,22 @@ class CameraFeed:
                 self._recogniser, self._levelling = self._levelling.levelled(), None
                 self.watch.say("The camera looks at the table at a slant: reading it as if from above.")
             self.frames += 1
-            arrived = self.arrivals.see(shot.frame, sightings, shot.time, self._card_width(shot.frame))
+            # Where the camera looks at a slant, zones and card sizes are taken on the table.
+            plane = getattr(self._recogniser, "plane", None)
+            plane = plane if isinstance(plane, TablePlane) else None
+            self.watch.tracker.plane = plane
+            arrived = self.arrivals.see(shot.frame, sightings, shot.time, self._card_width(shot.frame, plane))
             for event in self.watch.see(sightings, shot.time, at=taken, arrivals=arrived):
                 self._post(event, cursor)
             if self._after is not None:
                 self._after(shot)
         return self.frames
 
-    def _card_width(self, frame: Frame) -> float | CardWidth:
-        """A card's width in ``frame``'s pixels: where the camera looks at a slant the table's plane
+    def _card_width(self, frame: Frame, plane: TablePlane | None) -> float | CardWidth:
+        """A card's width in ``frame``'s pixels: where the camera looks at a slant the table's ``plane``
         knows, the width of a card lying at each point (far cards are smaller), else one for all."""
         whole = self.watch.tracker.card_px
-        plane = getattr(self._recogniser, "plane", None)
-        if not isinstance(plane, TablePlane) or not plane.card:
+        if plane is None or not plane.card:
             return whole
         size = (frame.shape[1], frame.shape[0])
 

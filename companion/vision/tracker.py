@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from companion.cards import Card
+from companion.vision.plane import TablePlane
 from companion.vision.types import UNKNOWN, Sighting, Zone
 from companion.vision.zones import TableLayout
 
@@ -214,6 +215,9 @@ class Tracker:
         self.still = still
         self.card = card
         self.frame_size = frame_size or (layout.size if layout is not None else None)
+        self.plane: TablePlane | None = None
+        """The table's plane where a camera at a slant found it by the cards it read (a calibrated
+        layout keeps its own): zones are then measured on the table (see ``TableLayout.zone_at``)."""
         self.excluded: Mapping[Card, str] = {}
         """Cards the game says cannot newly lie on the table, each with the reason in a few words."""
         self._tracks: list[_Track] = []
@@ -249,7 +253,7 @@ class Tracker:
     def _zone(self, point: tuple[float, float]) -> Zone | None:
         if self.layout is None:
             return None
-        return self.layout.zone_at(point, self.frame_size)
+        return self.layout.zone_at(point, self.frame_size, self.plane)
 
     def _scale(self) -> float:
         return 1000.0 if self.frame_size is None else math.hypot(*self.frame_size)

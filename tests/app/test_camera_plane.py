@@ -90,7 +90,7 @@ def test_a_camera_straight_above_reads_frames_as_they_come() -> None:
     feed = CameraFeed([_Shot(markers, 0.0), _Shot(markers, 0.2)], lambda e, _: None, recogniser=looking)
     feed.run()
     layout = feed.watch.tracker.layout
-    assert layout is not None and layout.plane is None
+    assert layout is not None and layout.plane is None and feed.watch.tracker.plane is None
     assert looking.sizes == [SIZE, SIZE]
 
 
@@ -107,6 +107,8 @@ def test_a_table_started_without_markers_at_a_slant_is_levelled_by_the_cards_lai
     layout = feed.watch.tracker.layout
     assert layout is not None and layout.plane is None
     assert sum("at a slant" in line for line in said) == 1
+    # Zones are measured on the table from then on (see TableLayout.zone_at).
+    assert feed.watch.tracker.plane is not None
     # The empty table and the first with cards as they came, that one again from above, and the card
     # laid from above (the frame where nothing moved is not read).
     assert len(looking.sizes) == 4

@@ -108,3 +108,31 @@ def test_each_of_four_seats_is_found_for_cards_in_a_composed_frame() -> None:
     layout = calibrate(wood(w, h, light=True), [], players=4)
     found = {str(s.card): layout.zone_at(s.center) for s in Recogniser(filmed=True).detect(frame)}
     assert found == {name: zone for name, (_, zone) in laid.items()}
+
+
+def test_at_a_slant_zones_are_split_on_the_table_not_in_the_frame() -> None:
+    """A camera 40 degrees off straight down, the usual zones (no marker cards). Nearest is measured on
+    the table: every point of the frame goes to the anchor nearest it as seen from above. A card
+    lying 125 pixels right of the middle of the near player's row (at 0.8 of the table's depth) is,
+    in the frame, nearer the crib's anchor (the slant squeezes the table's depth); on the table, the
+    near player's."""
+    import cv2
+
+    from companion.vision.plane import TablePlane
+    from tests.vision.tables import tilt_homography
+
+    seen_from = tilt_homography(40, (1280, 720))  # the table's pixels to the frame's
+    plane = TablePlane.of(np.linalg.inv(seen_from), (1280, 720), (1280, 720))
+    usual = TableLayout.default(1280, 720)
+    anchors = np.array([[p for _, p in usual.anchors]], np.float64)
+    on_table = cv2.perspectiveTransform(anchors, np.linalg.inv(seen_from))[0]
+    rng = np.random.default_rng(5)
+    for x, y in rng.uniform((0, 0), (1280, 720), size=(200, 2)):
+        where = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), np.linalg.inv(seen_from))[0, 0]
+        nearest = usual.anchors[int(np.argmin(((on_table - where) ** 2).sum(axis=1)))][0]
+        assert usual.zone_at((x, y), plane=plane) == nearest
+    card = cv2.perspectiveTransform(np.array([[[640 + 125, 0.8 * 720]]], np.float64), seen_from)[0, 0]
+    point = (float(card[0]), float(card[1]))
+    assert usual.zone_at(point) == CRIB
+    assert usual.zone_at(point, plane=plane) == play_zone(1)
+    assert TableLayout(usual.size, usual.anchors, plane).zone_at(point) == play_zone(1)
