@@ -77,8 +77,9 @@ class Sighting:
     def where(self) -> tuple[float, float]:
         """Where the thing seen lies: its card's middle (``middle``, else the corners' mean).
 
-        Why not the corners' mean alone: a card read at one corner has the index's outline, a third
-        of a card from its middle, and where the camera looks at a slant the zones lie closer than
-        that (the demo game filmed at 40 degrees gave the play's cards to the starter spot).
+        Why not the corners' mean alone: a card read at one corner has the index's outline, about
+        two thirds of a card's width from its middle, and where the camera looks at a slant the zones
+        lie closer than that (the demo game filmed at 40 degrees gave the play's cards to the starter
+        spot).
         """
         return self.middle if self.middle is not None else self.center

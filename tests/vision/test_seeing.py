@@ -75,10 +75,10 @@ def _off_middle(sightings: list[Sighting], t: Table) -> list[str]:
 
 
 def test_a_card_read_at_one_corner_is_placed_at_its_middle(still: Recogniser) -> None:
-    """A card whose other corner lies under another card is named by one index, a third of a card from
-    its middle; the zones of a table (and at a slant, closer together) are about card middles. So the
-    sighting says where the middle lies, from the index's lie: on the tuning tables 0-5 within 0.17 of
-    a card's width, where the index's own outline is 0.66 off."""
+    """A card whose other corner lies under another card is named by one index, two thirds of a card's
+    width from its middle; the zones of a table (and at a slant, closer together) are about card
+    middles. So the sighting says where the middle lies, from the index's lie: on the tuning tables
+    0-5 within 0.17 of a card's width, where the index's own outline is 0.66 off."""
     lone: list[float] = []
     for t in _tables():
         seen = still.detect(t.frame)
