@@ -123,6 +123,17 @@ class TablePlane:
             for x, y in moved
         )
 
+    def from_frame(
+        self, points: Sequence[tuple[float, float]], frame_size: tuple[int, int]
+    ) -> list[tuple[float, float]]:
+        """Points of a frame of ``frame_size`` in the view from above (the inverse of :meth:`to_frame`,
+        not kept inside the view)."""
+        import numpy as np
+
+        m = self.matrix(frame_size)
+        seen = np.c_[np.asarray(points, np.float64), np.ones(len(points))] @ m.T
+        return [(float(u / w), float(v / w)) for u, v, w in seen]
+
     def card_at(self, point: tuple[float, float], frame_size: tuple[int, int]) -> float | None:
         """How wide a card lying at ``point`` of a frame of ``frame_size`` is in that frame's pixels, or
         None where the card's width in the view is not known.

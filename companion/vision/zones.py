@@ -118,14 +118,8 @@ class TableLayout:
         plane = plane if plane is not None else self.plane
         if plane is None:
             return min(self.anchors, key=lambda a: (a[1][0] - x) ** 2 + (a[1][1] - y) ** 2)[0]
-        m = plane.matrix(self.size)
-
-        def on_table(p: tuple[float, float]) -> tuple[float, float]:
-            u, v, w = (m[k][0] * p[0] + m[k][1] * p[1] + m[k][2] for k in range(3))
-            return (u / w, v / w)
-
-        tx, ty = on_table((x, y))
-        seen = [(zone, on_table(anchor)) for zone, anchor in self.anchors]
+        (tx, ty), *anchors = plane.from_frame([(x, y), *(p for _, p in self.anchors)], self.size)
+        seen = zip(self.zones, anchors, strict=True)
         return min(seen, key=lambda a: (a[1][0] - tx) ** 2 + (a[1][1] - ty) ** 2)[0]
 
     def to_dict(self) -> dict[str, object]:

@@ -267,6 +267,8 @@ def test_a_plane_scales_to_frames_of_another_size() -> None:
     small = cv2.perspectiveTransform(point / 2, plane.matrix(half))[0, 0]
     assert np.allclose(full, small)
     assert plane.to_frame([tuple(full)], SIZE)[0] == pytest.approx((400.0, 300.0), abs=0.1)
+    assert plane.from_frame([(400.0, 300.0)], SIZE)[0] == pytest.approx(tuple(full))
+    assert plane.from_frame([(200.0, 150.0)], half)[0] == pytest.approx(tuple(full))
 
 
 def test_an_outline_no_card_fits_is_left_out() -> None:
