@@ -204,12 +204,40 @@ class Recogniser:
         pr, ps = self.network.predict(idx.patch_features(patches))
         # The finder throws out only what it is all but certain is no index (see
         # ReadingSettings.finder_reject).
-        rejected = pr[:, NOT_INDEX] > self.settings.reading.finder_reject
+        finder_reject = self.settings.reading.finder_reject
+        rejected = pr[:, NOT_INDEX] > finder_reject
+        # What it throws out is looked at again with the light on it made even (see idx.evened): an
+        # index a shadow's edge crosses. Only that: what reads as it is keeps its reading, since
+        # evening also lifts the dark of any mark wider than the reach of the paper's light.
+        # (Only where the light on it is uneven: elsewhere evening changes nothing.)
+        flat = np.zeros(len(cands), bool)
+        again = np.flatnonzero(rejected)
+        shade = idx.shading(patches[again])
+        shaded = idx.uneven(shade)
+        again, shade = again[shaded], shade[shaded]
+        if again.size:
+            pa, sa = self.network.predict(idx.patch_features(idx.evened(patches[again], shade)))
+            taken = pa[:, NOT_INDEX] <= finder_reject
+            flat[again[taken]] = True
+            pr[again[taken]], ps[again[taken]] = pa[taken], sa[taken]
+            rejected[again[taken]] = False
         live = np.flatnonzero(~rejected)
-        # What the finder keeps, the namer reads; its own "not an index" rejects as well.
+        # What the finder keeps, the namer reads (evened where the finder's look was); its own "not
+        # an index" rejects as well, and what it rejects as read plainly it reads again evened.
         fine = cnn.cut(image, [cands[n] for n in live.tolist()])
+        fine[flat[live]] = idx.evened(fine[flat[live]], idx.shading(fine[flat[live]]))
         pr[live], ps[live] = self.namer.predict(cnn.inputs(fine))
-        rejected[live] = _not_index(pr[live], self.settings.reading)
+        no = _not_index(pr[live], self.settings.reading)
+        again = np.flatnonzero(no & ~flat[live])
+        shade = idx.shading(fine[again])
+        shaded = idx.uneven(shade)
+        again, shade = again[shaded], shade[shaded]
+        if again.size:
+            pa, sa = self.namer.predict(cnn.inputs(idx.evened(fine[again], shade)))
+            read = ~_not_index(pa, self.settings.reading)
+            pr[live[again[read]]], ps[live[again[read]]] = pa[read], sa[read]
+            no[again[read]] = False
+        rejected[live] = no
         live = np.flatnonzero(~rejected)
         settled = np.zeros(len(cands), np.float32)  # see Reading.black
         # The suit mark's outline settles what the network's few pixels of suit leave in doubt.

@@ -18,11 +18,14 @@ from companion.vision.index import (
     Candidate,
     _orientation_bins,
     candidates,
+    evened,
     freed_candidates,
     ink,
     outlines,
     patches,
+    shading,
     split_joined,
+    uneven,
 )
 
 
@@ -169,3 +172,50 @@ def test_an_outline_with_nothing_run_into_it_frees_nothing() -> None:
     blobs = ink(face)
     assert len(outlines(blobs)) == 1
     assert freed_candidates(blobs, [int(i) for i in outlines(blobs)]) == []
+
+
+def _index_patch(width: int = 48, height: int = 64) -> np.ndarray:
+    """A namer-sized patch of white paper with a dark rank stroke and a suit blob, BGR."""
+    patch = np.full((height, width, 3), 220, np.uint8)
+    cv2.line(patch, (20, 8), (20, 30), (25, 25, 25), 3)
+    cv2.circle(patch, (22, 46), 6, (25, 25, 25), -1)
+    return patch
+
+
+def test_a_patch_half_in_a_shadow_is_evened_to_paper_and_print() -> None:
+    """A shadow's sharp edge across an index's patch, its far side at 0.4 of the light: evened, the
+    shadowed paper is as bright as the lit paper, and print keeps its darkness against its paper."""
+    patch = _index_patch()
+    shaded = patch.copy()
+    shaded[:, 24:] = (shaded[:, 24:] * 0.4).astype(np.uint8)
+    shade = shading(shaded[None])
+    assert uneven(shade).tolist() == [True]
+    out = evened(shaded[None], shade)[0].astype(int)
+    paper = np.all(patch == 220, axis=2)
+    assert abs(out[paper].mean() - 220) < 3
+    assert out[paper].min() >= 210
+    print_ = np.all(patch == 25, axis=2)
+    assert out[print_].max() < 60  # print either side of the edge: about 25 of paper's 220
+
+
+def test_a_patch_lit_evenly_or_wholly_in_shadow_is_left_as_it_is() -> None:
+    """Evening changes nothing where the light is even; and one patch of a batch never takes light
+    from the next (a lit patch beside a dim one)."""
+    lit = _index_patch()
+    dim = (lit * 0.3).astype(np.uint8)
+    both = np.stack([lit, dim, lit])
+    shade = shading(both)
+    assert uneven(shade).tolist() == [False, False, False]
+    assert np.abs(evened(both, shade).astype(int) - both.astype(int)).max() <= 1
+
+
+def test_red_print_wider_than_the_papers_reach_is_not_taken_for_shadow() -> None:
+    """A heart pip larger than the reach of the paper's light: its brightest colour is as bright as
+    paper, so it is not shade; a black mark of the same size is (which is why only what reads as
+    nothing plainly is read again evened)."""
+    red, black = _index_patch(), _index_patch()
+    cv2.circle(red, (40, 20), 14, (40, 40, 210), -1)
+    cv2.circle(black, (40, 20), 14, (30, 30, 30), -1)
+    shade = shading(np.stack([red, black]))
+    assert shade[0].min() > 0.9 * 255
+    assert shade[1, 20, 40] < 0.3 * 255
