@@ -36,6 +36,7 @@ __all__ = [
     "Ink",
     "candidates",
     "evened",
+    "evened_where_uneven",
     "features",
     "find_candidates",
     "freed_candidates",
@@ -738,6 +739,14 @@ def evened(patches: npt.NDArray[np.uint8], shade: npt.NDArray[np.uint8]) -> npt.
     shade3 = cv2.cvtColor(shade.reshape(n * h, w), cv2.COLOR_GRAY2BGR)
     flat = cv2.divide(patches.reshape(n * h, w, 3), shade3, scale=255)
     return np.asarray(flat, np.uint8).reshape(n, h, w, 3)
+
+
+def evened_where_uneven(patches: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint8]]:
+    """Which of ``patches`` are lit unevenly (see :func:`uneven`), and those patches evened (see
+    :func:`evened`): elsewhere evening changes little, and the second look it is for is wasted."""
+    shade = shading(patches)
+    which = np.flatnonzero(uneven(shade))
+    return which, evened(patches[which], shade[which])
 
 
 #: Sector by (upper half, sign of the across component: none, right or left, steeper than 45 degrees),

@@ -209,14 +209,12 @@ class Recogniser:
         # What it throws out is looked at again with the light on it made even (see idx.evened): an
         # index a shadow's edge crosses. Only that: what reads as it is keeps its reading, since
         # evening also lifts the dark of any mark wider than the reach of the paper's light.
-        # (Only where the light on it is uneven: elsewhere evening changes nothing.)
         flat = np.zeros(len(cands), bool)
         again = np.flatnonzero(rejected)
-        shade = idx.shading(patches[again])
-        shaded = idx.uneven(shade)
-        again, shade = again[shaded], shade[shaded]
+        shaded, looked = idx.evened_where_uneven(patches[again])
+        again = again[shaded]
         if again.size:
-            pa, sa = self.network.predict(idx.patch_features(idx.evened(patches[again], shade)))
+            pa, sa = self.network.predict(idx.patch_features(looked))
             taken = pa[:, NOT_INDEX] <= finder_reject
             flat[again[taken]] = True
             pr[again[taken]], ps[again[taken]] = pa[taken], sa[taken]
@@ -229,11 +227,10 @@ class Recogniser:
         pr[live], ps[live] = self.namer.predict(cnn.inputs(fine))
         no = _not_index(pr[live], self.settings.reading)
         again = np.flatnonzero(no & ~flat[live])
-        shade = idx.shading(fine[again])
-        shaded = idx.uneven(shade)
-        again, shade = again[shaded], shade[shaded]
+        shaded, looked = idx.evened_where_uneven(fine[again])
+        again = again[shaded]
         if again.size:
-            pa, sa = self.namer.predict(cnn.inputs(idx.evened(fine[again], shade)))
+            pa, sa = self.namer.predict(cnn.inputs(looked))
             read = ~_not_index(pa, self.settings.reading)
             pr[live[again[read]]], ps[live[again[read]]] = pa[read], sa[read]
             no[again[read]] = False
