@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
-from companion.vision.types import Frame, Sighting
+from companion.vision.types import UNKNOWN, Frame, Sighting
 
 if TYPE_CHECKING:
     import numpy as np
@@ -152,6 +152,17 @@ class TablePlane:
         stretch = abs(float(np.linalg.det(m))) / max(abs(w), 1e-12) ** 3
         return self.card / math.sqrt(max(stretch, 1e-12))
 
+    def slant_at(self, point: tuple[float, float], frame_size: tuple[int, int]) -> float:
+        """How steeply a frame of ``frame_size`` shows the table at ``point``, in degrees: a mark lying
+        there is shortened one way to the cosine of this of its length the other way (0 where the
+        camera looks straight down at it; about the camera's slant under the lens's middle, more on
+        the far side, less on the near).
+
+        The homography's local stretch (its Jacobian at the point) is greatest where the frame
+        shortened the table most and least across that; their ratio is that shortening."""
+        most, least = stretch_at(self.matrix(frame_size), point)
+        return math.degrees(math.acos(min(1.0, float(least / max(most, 1e-12)))))
+
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
             "to_top": [list(row) for row in self.to_top],
@@ -180,6 +191,25 @@ class TablePlane:
             raise ValueError(f"not a table plane: {error}") from error
 
 
+def stretch_at(m: npt.NDArray[np.float64], point: tuple[float, float]) -> tuple[float, float]:
+    """How much the homography ``m`` stretches the picture about ``point``: most and least (the
+    singular values of its Jacobian there)."""
+    import numpy as np
+
+    x, y = point
+    w = m[2, 0] * x + m[2, 1] * y + m[2, 2]
+    u = (m[0, 0] * x + m[0, 1] * y + m[0, 2]) / w
+    v = (m[1, 0] * x + m[1, 1] * y + m[1, 2]) / w
+    jac = np.array(
+        [
+            [(m[0, 0] - u * m[2, 0]) / w, (m[0, 1] - u * m[2, 1]) / w],
+            [(m[1, 0] - v * m[2, 0]) / w, (m[1, 1] - v * m[2, 1]) / w],
+        ]
+    )
+    most, least = np.linalg.svd(jac, compute_uv=False)
+    return float(most), float(least)
+
+
 def edge_colour(frame: Frame) -> tuple[float, float, float]:
     """The median colour of ``frame``'s edges: the table's, most often."""
     import numpy as np
@@ -187,6 +217,15 @@ def edge_colour(frame: Frame) -> tuple[float, float, float]:
     edges = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]])
     b, g, r = (float(v) for v in np.median(edges, axis=0))
     return b, g, r
+
+
+#: Beyond this many degrees from straight on (an index shortened to under half its height), a card is
+#: named in the view from above only where both its corners read it. Why: the view magnifies such a
+#: far index from a few rows of pixels, and one corner alone then reads a 3 as a 5 or an 8, a queen as
+#: a 10, surely. Levelled 60 degrees off straight down, the tuning tables (seeds 0-14) named 10 cards
+#: wrong of 119, all by one corner, 9 of them where the table was seen at 62-67 degrees; cards named
+#: by both corners there were all right. At 55 degrees none was wrong.
+STEEPEST_ONE_CORNER: Final = 60.0
 
 
 class Detector(Protocol):
@@ -264,9 +303,18 @@ class TopDown:
         return list(self._seen)
 
     def _in_frame(self, s: Sighting, size: tuple[int, int]) -> Sighting:
-        """``s``, read in the view from above, in the pixels of a frame of ``size``."""
+        """``s``, read in the view from above, in the pixels of a frame of ``size``; a card named by one
+        index where the table is seen more steeply than :data:`STEEPEST_ONE_CORNER`, unread."""
         middle = None if s.middle is None else self.plane.to_frame([s.middle], size)[0]
-        return replace(s, corners=self.plane.to_frame(s.corners, size), middle=middle)
+        corners = self.plane.to_frame(s.corners, size)
+        s = replace(s, corners=corners, middle=middle)
+        if (
+            s.card is not None
+            and middle is not None
+            and self.plane.slant_at(s.center, size) > STEEPEST_ONE_CORNER
+        ):
+            return replace(s, seen=UNKNOWN, confidence=round(1.0 - s.confidence, 3))
+        return s
 
     def _patch(
         self,

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision.plane import Detector, TablePlane, TopDown
+from companion.vision.plane import Detector, TablePlane, TopDown, stretch_at
 from companion.vision.types import Frame, Sighting
 
 __all__ = [
@@ -82,8 +82,14 @@ ODD_CARD: Final = 0.04
 #: of seeds 0-5, 60 of 63 cards found so, where cards kept at the middle one's width gave 54).
 GROW: Final = 1.25
 #: The view from above is at most this many times the frame's area (the far side of a steep view
-#: would otherwise grow without end); cards are shrunk to fit.
+#: would otherwise grow without end): cards are shrunk to fit, down to LEAST_GROW, and past that the
+#: view's far side is cut off.
 MOST_AREA: Final = 3.0
+#: How much wider a card is in the view from above, at the least, than the middle one of those fitted
+#: was in the frame. Why: at 60 degrees, shrunk to fit the whole frame in MOST_AREA, cards were 37-47
+#: pixels wide in the view and 6 of 153 were found on the tuning tables (seeds 0-14), where the frame
+#: as it came gave 65; the far side cut off is where a card shows fewer pixels than anywhere else.
+LEAST_GROW: Final = 1.0
 #: A card's outline is taken when its white's outer edge fills this share of the quadrilateral fitted
 #: to it (two cards overlapping, or a card under a hand, do not).
 FILL: Final = 0.93
@@ -474,18 +480,8 @@ def _fit(quads: list[F64], across: list[bool]) -> tuple[F64, float, F64]:
 
 def _local(m: F64, point: tuple[float, float]) -> tuple[float, float]:
     """How ``m`` stretches the picture about ``point``: (longest over shortest stretch, area scale)."""
-    x, y = point
-    w = m[2, 0] * x + m[2, 1] * y + m[2, 2]
-    u = (m[0, 0] * x + m[0, 1] * y + m[0, 2]) / w
-    v = (m[1, 0] * x + m[1, 1] * y + m[1, 2]) / w
-    jac = np.array(
-        [
-            [(m[0, 0] - u * m[2, 0]) / w, (m[0, 1] - u * m[2, 1]) / w],
-            [(m[1, 0] - v * m[2, 0]) / w, (m[1, 1] - v * m[2, 1]) / w],
-        ]
-    )
-    sv = np.linalg.svd(jac, compute_uv=False)
-    return float(sv[0] / max(sv[1], 1e-12)), float(sv[0] * sv[1])
+    most, least = stretch_at(m, point)
+    return most / max(least, 1e-12), most * least
 
 
 def fit_plane(frame: Frame, sightings: Iterable[Sighting]) -> TablePlane | None:
@@ -530,29 +526,70 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int]) -> Fit:
         return unsure  # no one plane fits the outlines: reading as the frames come is the safer
     w, h = size
     probes = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0), (w / 2, h / 2)]
-    stretch = [_local(m, p) for p in probes]
-    areas = [a for _, a in stretch]
-    if max(s for s, _ in stretch) < 1 + FLAT and math.sqrt(max(areas) / min(areas)) < 1 + FLAT:
-        return Fit(None, True, len(quads))
-    # The frame must lie wholly on the near side of the table's horizon.
     corners = np.array(probes[:4])
-    if (np.c_[corners, np.ones(4)] @ m[2]).min() * (np.c_[corners, np.ones(4)] @ m[2]).max() <= 0:
-        return unsure
+    # Which side of the table's horizon the cards lie on (the homography's last row, positive there).
+    side = float(np.sign(np.mean([np.array([*q.corners[0], 1.0]) @ m[2] for q in quads])))
+    depth = (np.c_[corners, np.ones(4)] @ m[2]) * side
+    beyond = bool(depth.min() <= 0)  # the frame shows the horizon: the wall past a table seen low
+    if not beyond:
+        stretch = [_local(m, p) for p in probes]
+        areas = [a for _, a in stretch]
+        if max(s for s, _ in stretch) < 1 + FLAT and math.sqrt(max(areas) / min(areas)) < 1 + FLAT:
+            return Fit(None, True, len(quads))
     widths = sorted(math.sqrt(cv2.contourArea(np.array(q.corners, np.float32)) / aspect) for q in quads)
     scale = widths[len(widths) // 2] * GROW
-    middle = _apply(m, np.array([[w / 2, h / 2], [w / 2, h / 2 + 1.0]]))
+    # The view keeps up and down as the frame has them where the cards lie.
+    anchor = np.mean([q.corners for q in quads], axis=(0, 1)) if beyond else np.array([w / 2, h / 2])
+    middle = _apply(m, np.array([anchor, anchor + np.array([0.0, 1.0])]))
     down = middle[1] - middle[0]
-    turn = math.atan2(float(down[0]), float(down[1]))  # the turn taking "down" at the middle to +y
+    turn = math.atan2(float(down[0]), float(down[1]))  # the turn taking "down" there to +y
     c, s = math.cos(turn), math.sin(turn)
     top = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]) @ m
-    seen = _apply(top, corners)
-    lo, hi = seen.min(axis=0), seen.max(axis=0)
-    area = float(np.prod(hi - lo)) * scale**2
-    if area > MOST_AREA * w * h:
-        scale *= math.sqrt(MOST_AREA * w * h / area)
+    most = MOST_AREA * w * h
+    if beyond:
+        scale = widths[len(widths) // 2] * LEAST_GROW
+        lo, hi = _nearest_part(top, depth, corners, most / scale**2)
+    else:
+        seen = _apply(top, corners)
+        lo, hi = seen.min(axis=0), seen.max(axis=0)
+        area = float(np.prod(hi - lo)) * scale**2
+        if area > most:
+            scale = max(scale * math.sqrt(most / area), widths[len(widths) // 2] * LEAST_GROW)
+            if float(np.prod(hi - lo)) * scale**2 > most:
+                lo, hi = _nearest_part(top, depth, corners, most / scale**2)
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
     return Fit(TablePlane.of(place @ top, size, (w, h), scale), False, len(quads))
+
+
+def _nearest_part(top: F64, depth: F64, corners: F64, most: float) -> tuple[F64, F64]:
+    """The corners (least, greatest) of the box in ``top``'s view holding as much of the frame (its
+    ``corners``) as fits in ``most`` of the view's area, taken from the near side: the frame cut along
+    a line parallel to the table's horizon, where a card shows fewer pixels than anywhere nearer.
+    ``depth`` is the homography's last row at each corner, positive on the cards' side of the horizon
+    and falling to nothing at it (a frame may show the horizon: it is never reached)."""
+
+    def box(cut: float) -> tuple[F64, F64]:
+        # The frame's convex outline clipped to where the depth is at least ``cut``.
+        kept: list[F64] = []
+        for k in range(len(corners)):
+            a, b, da, db = corners[k - 1], corners[k], depth[k - 1] - cut, depth[k] - cut
+            if da >= 0:
+                kept.append(a)
+            if da * db < 0:
+                kept.append(a + (b - a) * (da / (da - db)))
+        seen = _apply(top, np.array(kept))
+        return seen.min(axis=0), seen.max(axis=0)
+
+    near, far = float(depth.max()), max(float(depth.min()), 0.0)
+    for _ in range(30):  # halving the depth's range: the cut found to a billionth of it
+        cut = (near + far) / 2
+        lo, hi = box(cut)
+        if float(np.prod(hi - lo)) > most:
+            far = cut
+        else:
+            near = cut
+    return box(near)
 
 
 class Levelled:
@@ -566,9 +603,10 @@ class Levelled:
     calibration. Read as it is at 45 degrees, a far club's notches fill in and it reads as a spade;
     levelled, the tuning tables (seeds 0-29, 8-13 cards) named 6 cards wrong of 296 and then 1 of 297,
     and found 92.1 % and then 94.0 %; at 55 degrees (seeds 0-14) 5 wrong and 60.1 % found, then 2 and
-    69.3 %; at 15 and 30 degrees the same within two cards. A photo from above fits no plane and is
-    read once. ``upright`` is a reader of its own: the view from above is read at its own size and
-    its far cards enlarged, which would not suit the next photo's first reading.
+    69.3 %, and none and 75.8 % once the view's far side was cut rather than its cards shrunk (see
+    :data:`LEAST_GROW`); at 15 and 30 degrees the same within two cards. A photo from above fits no
+    plane and is read once. ``upright`` is a reader of its own: the view from above is read at its own
+    size and its far cards enlarged, which would not suit the next photo's first reading.
     """
 
     def __init__(self, recogniser: Detector, upright: Detector) -> None:

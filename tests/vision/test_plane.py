@@ -19,7 +19,7 @@ import pytest
 from companion.app.deck import load_deck
 from companion.vision.plane import TablePlane, TopDown, edge_colour
 from companion.vision.recognise import Recogniser
-from companion.vision.rectify import card_outlines, fit_plane, rectifying
+from companion.vision.rectify import MOST_AREA, Outline, card_outlines, fit_of, fit_plane, rectifying
 from companion.vision.scene import compose
 from companion.vision.settings import MotionSettings
 from companion.vision.types import Sighting
@@ -183,6 +183,23 @@ def test_card_white_left_unnamed_at_a_slant_is_read_again_closer(still: Recognis
     assert closer_read.found >= without.found + 2
 
 
+@pytest.mark.parametrize("degrees", [0.0, 30.0, 60.0])
+def test_a_plane_says_how_steeply_the_frame_shows_the_table_where(degrees: float) -> None:
+    """A frame shortening the table to the cosine of a slant along its height shows it at that slant
+    everywhere; a camera tilted off straight down shows the far side more steeply than the near."""
+    squashed = np.diag([1.0, 1.0 / math.cos(math.radians(degrees)), 1.0])
+    plane = TablePlane.of(squashed, SIZE, SIZE)
+    w, h = SIZE
+    for point in [(0.0, 0.0), (w / 2, h / 2), (w - 1.0, h - 1.0)]:
+        assert plane.slant_at(point, SIZE) == pytest.approx(degrees, abs=0.01)
+    camera = TablePlane.of(np.linalg.inv(tilt_homography(degrees)), SIZE, SIZE)
+    far, middle, near = (camera.slant_at((w / 2, y), SIZE) for y in (0.0, h / 2, h - 1.0))
+    if degrees:
+        assert far > middle > near
+    else:
+        assert far == middle == near == pytest.approx(0.0, abs=0.01)
+
+
 def test_the_view_from_above_is_read_unshrunk() -> None:
     plane = TablePlane.of(np.diag([1.5, 1.5, 1.0]), (2400, 1000), (1600, 666))
     recogniser = Recogniser()
@@ -285,6 +302,51 @@ def test_an_outline_no_card_fits_is_left_out() -> None:
     _, aspect, rms = fitted
     assert aspect == pytest.approx(REAL_ASPECT, rel=0.01)
     assert rms < 0.005
+
+
+def _low_camera(degrees: float, lens: float = 60.0) -> F64:
+    """The homography from the straight-down frame of the table to a camera looking at the table's
+    middle ``degrees`` off straight down from as far away as the straight-down camera was (``lens``
+    the degrees it sees across), not moved to show the whole table: low enough, its frame's top shows
+    the wall past the table's horizon."""
+    w, h = SIZE
+    f = (w / 2) / math.tan(math.radians(lens / 2))
+    t = math.radians(degrees)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+    centre = np.array([0.0, f * math.sin(t), -f * math.cos(t)])
+    axes = np.array([[1.0, 0.0, 0.0], [0.0, math.cos(t), math.sin(t)], [0.0, -math.sin(t), math.cos(t)]])
+    plane = np.column_stack([axes[:, 0], axes[:, 1], -axes @ centre])
+    out: F64 = k @ plane @ np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    return out / out[2, 2]
+
+
+@pytest.mark.parametrize("degrees", [60.0, 75.0])
+def test_a_low_camera_is_levelled_with_its_far_side_cut_and_cards_kept_readable(degrees: float) -> None:
+    """Seen low, the whole frame from above would be many times its size, or (once the frame shows the
+    wall past the table) without end. The view is cut on the far side to MOST_AREA times the frame,
+    its cards as wide as the middle one showed in the frame or wider, and the cards' outlines come out
+    as one card's rectangle each. Before, the cards were shrunk to fit (at 60 degrees 37-47 pixels
+    wide, unreadable) and a frame showing the horizon had no plane."""
+    m = _low_camera(degrees)
+    w, h = SIZE
+    top, middle = np.array([[w / 2, 0.0, 1.0], [w / 2, h / 2, 1.0]]) @ np.linalg.inv(m)[2]
+    assert (top * middle < 0) == (degrees > 72)  # past the horizon, the table's depth changes sign
+    _, places = marker_table(21, width=150.0)
+    frames = [cv2.perspectiveTransform(card_corners(p)[None], m)[0] for p in places]
+    quads = [Outline(tuple(map(tuple, q)), True) for q in frames if ((q >= 0) & (q < SIZE)).all()]
+    assert len(quads) >= 3
+    fit = fit_of(quads, SIZE)
+    plane = fit.plane
+    assert plane is not None
+    assert plane.size[0] * plane.size[1] <= MOST_AREA * w * h * 1.01
+    widths = sorted(math.sqrt(cv2.contourArea(np.float32(q.corners)) / REAL_ASPECT) for q in quads)
+    assert plane.card >= widths[len(widths) // 2] * 0.99
+    through = plane.matrix() @ m  # the straight-down table to the view
+    for p in places:
+        corners = cv2.perspectiveTransform(card_corners(p)[None], through)[0]
+        assert ((corners >= 0) & (corners <= plane.size)).all()
+        sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+        assert sides / plane.card == pytest.approx([1, REAL_ASPECT, 1, REAL_ASPECT], rel=0.02)
 
 
 class _Views:
