@@ -206,7 +206,7 @@ def seeing() -> None:
         print(f"photos (crib detect) defocus {radius}: {total}", flush=True)
     # A photo at a slant with no calibration: read as it is, and levelled by its own cards' outlines.
     levelled = Levelled(Recogniser(), Recogniser())
-    for degrees in (15, 30, 45, 55, 60):
+    for degrees in (15, 30, 45, 55, 60, 65, 70):
         plain, level = Score(0, 0, 0, 0, 0), Score(0, 0, 0, 0, 0)
         for t in tables:
             slanted, _ = tilted(t, degrees)

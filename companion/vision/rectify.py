@@ -234,6 +234,62 @@ def _white_within(
     return mask, (x0, y0)
 
 
+#: Card white, where no card was read to show it, is a colour this near grey (Lab chroma)...
+NEUTRAL: Final = 12.0
+#: ... as bright as the brightest tenth of the frame's near-grey pixels.
+BRIGHTEST: Final = 90.0
+#: Frames are searched for card white no larger than this on their longer side (a phone's 12
+#: megapixels would cost a second; a card's outline needs no more).
+WHITE_SIDE: Final = 1280
+
+
+def white_outlines(frame: Frame, taken: Sequence[Outline] = ()) -> list[Outline]:
+    """The outlines of stretches of card white standing clear in ``frame`` with nothing read on them:
+    the frame's brightest near-grey colour (:data:`NEUTRAL`, :data:`BRIGHTEST`), each stretch of it
+    clear of the frame's edge whose outer edge is a quadrilateral (:data:`FILL`), except where one of
+    ``taken`` (outlines already measured round cards read) lies.
+
+    Why: seen low, a table's cards are shortened so far that hardly any index reads as the camera
+    sees it (at 72 degrees, cards 200 pixels wide on the tuning tables: one or none of 8), so no card
+    read says where the white is; but the white itself stands out, and every card is a rectangle of
+    one shape whichever is not read. Not knowing which way a card lies, the fit takes either.
+    """
+    h, w = frame.shape[:2]
+    shrink = min(1.0, WHITE_SIDE / max(h, w))
+    small = (
+        frame
+        if shrink == 1.0
+        else cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    )
+    sh, sw = small.shape[:2]
+    lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), np.float32)
+    neutral = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128) < NEUTRAL
+    if neutral.sum() < 100:
+        return []
+    greys = lab[neutral]
+    white = np.median(greys[greys[:, 0] >= np.percentile(greys[:, 0], BRIGHTEST)], axis=0)
+    apart = lab - white.astype(np.float32)
+    near = (np.einsum("ijk,ijk->ij", apart, apart) < NEAR_WHITE**2).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    found: list[Outline] = []
+    for k in range(1, count):
+        x, y, bw, bh, _ = stats[k]
+        if x <= 1 or y <= 1 or x + bw >= sw - 2 or y + bh >= sh - 2:
+            continue  # cut by the frame's edge, or the table's own pale running off it
+        mask = (labels[y : y + bh, x : x + bw] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = np.asarray(max(contours, key=cv2.contourArea), np.float64).reshape(-1, 2)
+        quad = _quad((outline + np.array([x, y], np.float64)) / shrink)
+        if quad is None:
+            continue
+        middle = np.mean(quad, axis=0)
+        mid = (float(middle[0]), float(middle[1]))
+        if any(cv2.pointPolygonTest(np.array(q.corners, np.float32), mid, False) >= 0 for q in taken):
+            continue
+        found.append(Outline(quad, False))
+    return found
+
+
 def _quad(outline: F64) -> Quad | None:
     """The four corners of a card's outer edge (``outline``, its points in order), or None where it is
     no quadrilateral.
@@ -617,13 +673,30 @@ class Levelled:
 
     def detect(self, frame: Frame) -> list[Sighting]:
         first = self.recogniser.detect(frame)
-        self.plane = fit_plane(frame, first)
+        size = (frame.shape[1], frame.shape[0])
+        read = card_outlines(frame, first)
+        fit = fit_of(read, size)
+        by_white = fit.plane is None and not fit.flat
+        if by_white:
+            # Too few cards read clear to say the slant: the white of those not read says it.
+            fit = fit_of(read + white_outlines(frame, read), size)
+        self.plane = fit.plane
         if self.plane is None:
             return first
         forget = getattr(self.upright, "forget", None)
         if forget is not None:
             forget()
-        return TopDown(self.upright, self.plane).detect(frame)
+        level = TopDown(self.upright, self.plane).detect(frame)
+        if by_white and _named(level) < _named(first):
+            # White that is no card's (a beer mat, a note) can bend the plane: a levelling that reads
+            # less than the photo as taken is not taken.
+            self.plane = None
+            return first
+        return level
+
+
+def _named(sightings: Sequence[Sighting]) -> int:
+    return sum(1 for s in sightings if s.card is not None)
 
 
 #: Clear card outlines that must find the view flat before a camera is taken to look straight down for
