@@ -131,9 +131,7 @@ def card_outline(frame: Frame, s: Sighting, named: Sequence[Sighting]) -> Outlin
     ys, xs = np.nonzero(mask)
     if xs.min() + x0 <= 1 or ys.min() + y0 <= 1 or xs.max() + x0 >= w - 2 or ys.max() + y0 >= h - 2:
         return None  # cut by the frame's edge
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    outline = np.asarray(max(contours, key=cv2.contourArea), np.float64).reshape(-1, 2)
-    quad = _quad(outline + np.array([x0, y0], np.float64))
+    quad = _outer_quad(mask, (x0, y0))
     if quad is None:
         return None
     edge = np.array(quad, np.float32)
@@ -214,10 +212,7 @@ def _white_within(
         return False
     bright = under[under[:, 0] >= np.percentile(under[:, 0], 80)]
     white = np.median(bright, axis=0)
-    # Squared distances against the squared bar: the same pixels as the distance itself, at a third
-    # of the cost (a photo is levelled by this, not only a calibration: see Levelled).
-    apart = part - white.astype(np.float32)
-    near = (np.einsum("ijk,ijk->ij", apart, apart) < NEAR_WHITE**2).astype(np.uint8)
+    near = _near_white(part, white)
     _, labels = cv2.connectedComponents(near, connectivity=4)
     on = labels[inside.astype(bool) & near.astype(bool)]
     if on.size == 0:
@@ -268,18 +263,13 @@ def white_outlines(frame: Frame, taken: Sequence[Outline] = ()) -> list[Outline]
         return []
     greys = lab[neutral]
     white = np.median(greys[greys[:, 0] >= np.percentile(greys[:, 0], BRIGHTEST)], axis=0)
-    apart = lab - white.astype(np.float32)
-    near = (np.einsum("ijk,ijk->ij", apart, apart) < NEAR_WHITE**2).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_near_white(lab, white), connectivity=4)
     found: list[Outline] = []
     for k in range(1, count):
         x, y, bw, bh, _ = stats[k]
         if x <= 1 or y <= 1 or x + bw >= sw - 2 or y + bh >= sh - 2:
             continue  # cut by the frame's edge, or the table's own pale running off it
-        mask = (labels[y : y + bh, x : x + bw] == k).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        outline = np.asarray(max(contours, key=cv2.contourArea), np.float64).reshape(-1, 2)
-        quad = _quad((outline + np.array([x, y], np.float64)) / shrink)
+        quad = _outer_quad((labels[y : y + bh, x : x + bw] == k).astype(np.uint8), (x, y), shrink)
         if quad is None:
             continue
         middle = np.mean(quad, axis=0)
@@ -288,6 +278,24 @@ def white_outlines(frame: Frame, taken: Sequence[Outline] = ()) -> list[Outline]
             continue
         found.append(Outline(quad, False))
     return found
+
+
+def _near_white(lab: npt.NDArray[np.float32], white: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
+    """Where the Lab picture ``lab`` is within :data:`NEAR_WHITE` of the card white ``white``.
+
+    Squared distances against the squared bar: the same pixels as the distance itself, at a third of
+    the cost (a photo is levelled by this, not only a calibration: see Levelled)."""
+    apart = lab - white.astype(np.float32)
+    near: npt.NDArray[np.uint8] = (np.einsum("ijk,ijk->ij", apart, apart) < NEAR_WHITE**2).astype(np.uint8)
+    return near
+
+
+def _outer_quad(mask: npt.NDArray[np.uint8], origin: tuple[int, int], scale: float = 1.0) -> Quad | None:
+    """The quadrilateral of the outer edge of the largest stretch in ``mask`` (a part of a picture
+    beginning at ``origin``, that picture ``scale`` times the frame's size), in the frame's pixels."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = np.asarray(max(contours, key=cv2.contourArea), np.float64).reshape(-1, 2)
+    return _quad((outline + np.array(origin, np.float64)) / scale)
 
 
 def _quad(outline: F64) -> Quad | None:
@@ -593,7 +601,7 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int]) -> Fit:
         if max(s for s, _ in stretch) < 1 + FLAT and math.sqrt(max(areas) / min(areas)) < 1 + FLAT:
             return Fit(None, True, len(quads))
     widths = sorted(math.sqrt(cv2.contourArea(np.array(q.corners, np.float32)) / aspect) for q in quads)
-    scale = widths[len(widths) // 2] * GROW
+    width = widths[len(widths) // 2]  # the middle card's, in the frame
     # The view keeps up and down as the frame has them where the cards lie.
     anchor = np.mean([q.corners for q in quads], axis=(0, 1)) if beyond else np.array([w / 2, h / 2])
     middle = _apply(m, np.array([anchor, anchor + np.array([0.0, 1.0])]))
@@ -603,16 +611,15 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int]) -> Fit:
     top = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]) @ m
     most = MOST_AREA * w * h
     if beyond:
-        scale = widths[len(widths) // 2] * LEAST_GROW
+        scale = width * LEAST_GROW
         lo, hi = _nearest_part(top, depth, corners, most / scale**2)
     else:
         seen = _apply(top, corners)
         lo, hi = seen.min(axis=0), seen.max(axis=0)
-        area = float(np.prod(hi - lo)) * scale**2
-        if area > most:
-            scale = max(scale * math.sqrt(most / area), widths[len(widths) // 2] * LEAST_GROW)
-            if float(np.prod(hi - lo)) * scale**2 > most:
-                lo, hi = _nearest_part(top, depth, corners, most / scale**2)
+        whole = float(np.prod(hi - lo))  # the whole frame's view, in squared card widths
+        scale = max(min(width * GROW, math.sqrt(most / whole)), width * LEAST_GROW)
+        if whole * scale**2 > most:
+            lo, hi = _nearest_part(top, depth, corners, most / scale**2)
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
     return Fit(TablePlane.of(place @ top, size, (w, h), scale), False, len(quads))
@@ -650,8 +657,9 @@ def _nearest_part(top: F64, depth: F64, corners: F64, most: float) -> tuple[F64,
 
 class Levelled:
     """A detector for photos taken at a slant with no table calibrated: each photo is read as it is,
-    the table's plane fitted from the outlines of the cards read in it (:func:`fit_plane`), and where
-    that finds a slant, the photo read again as if from above by ``upright`` (see
+    the table's plane fitted from the outlines of the cards read in it (:func:`fit_of`; where too few
+    stand clear, with the outlines of unread card white too: :func:`white_outlines`), and where that
+    finds a slant, the photo read again as if from above by ``upright`` (see
     :class:`~companion.vision.plane.TopDown`), its outlines given in the photo's pixels.
 
     Why: a phone held over a table looks at it at a slant, and nothing calibrates a photo; but its own
