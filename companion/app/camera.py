@@ -82,7 +82,8 @@ class CameraFeed:
         self._post = post
         self._recogniser = recogniser
         self._levelling: Levelling | None = None
-        """Reading a table no marker cards calibrated until its cards say the camera's slant."""
+        """Reading a table no marker cards calibrated until its cards settle the camera's slant."""
+        self._slant_said = False
         self._layout = layout
         self._players = players
         """Seats round the table, for the layout of an empty table (four: near, left, far, right)."""
@@ -147,8 +148,11 @@ class CameraFeed:
                 sightings = self._set_zones(shot.frame, sightings, known)
                 ready = True
             elif self._levelling is not None and self._levelling.plane is not None:
-                self._recogniser, self._levelling = self._levelling.levelled(), None
-                self.watch.say("The camera looks at the table at a slant: reading it as if from above.")
+                if not self._slant_said:
+                    self.watch.say("The camera looks at the table at a slant: reading it as if from above.")
+                    self._slant_said = True
+                if self._levelling.settled:  # no card's outline will move the plane again
+                    self._recogniser, self._levelling = self._levelling.levelled(), None
             self.frames += 1
             # Where the camera looks at a slant, zones and card sizes are taken on the table.
             plane = getattr(self._recogniser, "plane", None)

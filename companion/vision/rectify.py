@@ -386,7 +386,7 @@ def _placed(card: F64, target: F64) -> tuple[float, float, float, float]:
 def _residuals(p: F64, quads: list[F64], shifts: list[int], hold: float) -> F64:
     """Each corner's distance from its card's rectangle (x and y, card by card), then the aspect's
     distance from ``hold`` weighted by :data:`ASPECT_HOLD`: what :func:`_least_squares` makes small."""
-    out: F64 = _Rectangles(quads, shifts, hold)(p[None, :])[0]
+    out: F64 = _Rectangles(quads, shifts, hold, ASPECT_HOLD)(p[None, :])[0]
     return out
 
 
@@ -399,9 +399,9 @@ class _Rectangles:
     Pi's five) while the camera levelled itself, every frame stalled behind it.
     """
 
-    def __init__(self, quads: list[F64], shifts: Sequence[int], hold: float) -> None:
+    def __init__(self, quads: list[F64], shifts: Sequence[int], hold: float, weight: float) -> None:
         n = len(quads)
-        self.hold = hold
+        self.hold, self.weight = hold, weight
         self.quads = np.concatenate([np.stack(quads), np.ones((n, 4, 1))], axis=2)  # homogeneous
         turn = (np.arange(4)[None, :] + np.asarray(shifts)[:, None]) % 4
         self.x = np.array([-0.5, 0.5, 0.5, -0.5])[turn]
@@ -418,16 +418,16 @@ class _Rectangles:
         card = np.stack([c * self.x - s * y + poses[..., 1], s * self.x + c * y + poses[..., 2]], axis=-1)
         seen = self.quads @ m.transpose(0, 1, 3, 2)
         off = seen[..., :2] / seen[..., 2:3] - card
-        held = (ps[:, 8:9] - self.hold) * ASPECT_HOLD
+        held = (ps[:, 8:9] - self.hold) * self.weight
         return np.concatenate([off.reshape(rows, n * 8), held], axis=1)
 
 
 def _least_squares(
-    p: F64, quads: list[F64], shifts: list[int], hold: float, rounds: int = 60
+    p: F64, quads: list[F64], shifts: list[int], hold: float, weight: float, rounds: int = 60
 ) -> tuple[F64, float]:
     """Levenberg-Marquardt on :func:`_residuals` (a few dozen unknowns: numeric derivatives do)."""
     lam = 1e-3
-    residuals = _Rectangles(quads, shifts, hold)
+    residuals = _Rectangles(quads, shifts, hold, weight)
     r = residuals(p[None, :])[0]
     cost = float(r @ r)
     for _ in range(rounds):
@@ -468,6 +468,16 @@ def rectifying(quads: Sequence[Quad | Outline]) -> tuple[F64, float, float] | No
     white ran into something pale is not a card's outline, and would bend the plane. An
     :class:`Outline` known to start across its card is fitted only lying so.
     """
+    found = _rectified(quads)
+    if found is None:
+        return None
+    m, aspect, errors, _, _ = found
+    return m, aspect, float(np.sqrt(np.mean(errors**2)))
+
+
+def _rectified(quads: Sequence[Quad | Outline]) -> tuple[F64, float, F64, list[F64], list[bool]] | None:
+    """:func:`rectifying`'s fit, each card's distance from its rectangle, and the outlines kept (with
+    whether each is known to start across its card)."""
     outlines = [q if isinstance(q, Outline) else Outline(q, False) for q in quads]
     kept = [np.array(q.corners, np.float64) for q in outlines]
     across = [q.across for q in outlines]
@@ -479,7 +489,38 @@ def rectifying(quads: Sequence[Quad | Outline]) -> tuple[F64, float, float] | No
         tries = [(_fit(kept[:k] + kept[k + 1 :], across[:k] + across[k + 1 :]), k) for k in range(len(kept))]
         (m, aspect, errors), k = min(tries, key=lambda t: float(t[0][2].max()))
         del kept[k], across[k]
-    return m, aspect, float(np.sqrt(np.mean(errors**2)))
+    return m, aspect, errors, kept, across
+
+
+#: The outlines say the cards' shape by themselves (and with it how much the table is shortened along
+#: them) where, held at either end of ASPECT_RANGE, the cards fit them at least this share worse (root
+#: mean square) than with the shape that fits best. (Not swept: exact outlines of cards lying one way
+#: fit both ends alike, and a card lying another way among them makes both ends fit several times
+#: worse.)
+SETTLED: Final = 0.25
+#: How firmly a card's shape is held where it is tried fixed (see :data:`ASPECT_HOLD`).
+FIXED: Final = 100.0
+
+
+def _settled(quads: list[F64], across: list[bool]) -> bool:
+    """Whether the outlines ``quads`` (of cards all fitting one plane) say the cards' shape by
+    themselves, not only as held near :func:`_held_near`'s: fitted with the shape left free, it comes
+    out inside ASPECT_RANGE, and held at either end of it they fit worse by :data:`SETTLED`.
+
+    Why: cards lying one way fit a table shortened along them as well as a longer deck; the fit then
+    takes its shape from the hold, and the slant it finds may be far off. On the demo film at 40
+    degrees the first four cards' outlines fitted a plane within 0.01 card widths that saw the table
+    26 degrees off straight down under the lens, its far side less steep than its near; the six
+    lying there 26 frames later settled 35 (the camera's slant there: 37).
+    """
+    if len(quads) < 2:
+        return False
+    _, aspect, errors = _fit(quads, across, weight=0.0)
+    if not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
+        return False
+    best = float(np.sqrt(np.mean(errors**2)))
+    ends = [float(np.sqrt(np.mean(_fit(quads, across, end, FIXED)[2] ** 2))) for end in ASPECT_RANGE]
+    return min(ends) >= (1 + SETTLED) * best
 
 
 #: Cards whose long sides run within this many degrees of one another in the picture lie one way, as
@@ -516,9 +557,12 @@ def _held_near(quads: list[F64], across: list[bool]) -> float:
     return float(np.clip(np.median(shapes), *ASPECT_RANGE))
 
 
-def _fit(quads: list[F64], across: list[bool]) -> tuple[F64, float, F64]:
+def _fit(
+    quads: list[F64], across: list[bool], hold: float | None = None, weight: float = ASPECT_HOLD
+) -> tuple[F64, float, F64]:
     """The homography and aspect fitting ``quads`` best, and each card's root mean square corner
-    distance from its rectangle (card widths).
+    distance from its rectangle (card widths); the aspect held near ``hold`` (by default
+    :func:`_held_near`'s) as firmly as ``weight`` says.
 
     Fitted by least squares from each way round the middle-sized card may lie (its longer sides its
     long ones, or its shorter: at 45 degrees a card lying along the line of sight looks wider than
@@ -535,7 +579,7 @@ def _fit(quads: list[F64], across: list[bool]) -> tuple[F64, float, F64]:
     middle = by_area[len(by_area) // 2]
     order = [middle, *(i for i in range(len(quads)) if i != middle)]
     scaled = [_apply(norm, quads[i]) for i in order]
-    hold = _held_near(quads, across)
+    hold = _held_near(quads, across) if hold is None else hold
     best: tuple[F64, float] | None = None
     shifts_best: list[int] = []
     for first in (0,) if across[middle] else (0, 1):
@@ -551,7 +595,7 @@ def _fit(quads: list[F64], across: list[bool]) -> tuple[F64, float, F64]:
             (angle, tx, ty, _), k = min(fits, key=lambda f: f[0][3])
             shifts.append(k)
             p += [angle, tx, ty]
-        fitted, cost = _least_squares(np.array(p, np.float64), scaled, shifts, hold)
+        fitted, cost = _least_squares(np.array(p, np.float64), scaled, shifts, hold, weight)
         if best is None or cost < best[1]:
             best, shifts_best = (fitted, cost), shifts
     assert best is not None
@@ -592,6 +636,8 @@ class Fit:
     plane: TablePlane | None
     flat: bool
     outlines: int
+    settled: bool = False
+    """Whether the outlines said the cards' shape by themselves (see :func:`_settled`)."""
 
 
 def fitted(frame: Frame, sightings: Iterable[Sighting]) -> Fit:
@@ -600,14 +646,16 @@ def fitted(frame: Frame, sightings: Iterable[Sighting]) -> Fit:
     return fit_of(card_outlines(frame, sightings), (frame.shape[1], frame.shape[0]))
 
 
-def fit_of(quads: Sequence[Outline], size: tuple[int, int]) -> Fit:
+def fit_of(quads: Sequence[Outline], size: tuple[int, int], settle: bool = False) -> Fit:
     """What the card outlines ``quads`` in a frame ``size`` (width, height) say of the table's plane
-    (see :func:`fitted`)."""
-    found = rectifying(quads) if len(quads) >= 2 else None
+    (see :func:`fitted`); with ``settle``, whether they settle the cards' shape too (see
+    :func:`_settled`: three fits more, which only a camera levelling itself over frames needs)."""
+    found = _rectified(quads) if len(quads) >= 2 else None
     unsure = Fit(None, False, len(quads))
     if found is None:
         return unsure
-    m, aspect, rms = found
+    m, aspect, errors, kept, across = found
+    rms = float(np.sqrt(np.mean(errors**2)))
     if rms > ODD_CARD or not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
         return unsure  # no one plane fits the outlines: reading as the frames come is the safer
     w, h = size
@@ -644,7 +692,8 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int]) -> Fit:
             lo, hi = _nearest_part(top, depth, corners, most / scale**2)
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
-    return Fit(TablePlane.of(place @ top, size, (w, h), scale), False, len(quads))
+    plane = TablePlane.of(place @ top, size, (w, h), scale)
+    return Fit(plane, False, len(quads), settle and _settled(kept, across))
 
 
 def _nearest_part(top: F64, depth: F64, corners: F64, most: float) -> tuple[F64, F64]:
@@ -735,23 +784,53 @@ FLAT_SURE: Final = 3
 #: A card named this many pixels from where its outline was measured has moved (a sighting's middle
 #: wavers by a pixel or two between frames of a card at rest).
 MOVED: Final = 6.0
+#: A settled plane that sees the table within this many degrees as steeply as the one read by, at the
+#: frame's corners and middle, is taken as the settling of it (the view is not changed).
+ALIKE: Final = 1.0
+
+
+def _alike(a: TablePlane, b: TablePlane, size: tuple[int, int]) -> bool:
+    """Whether planes ``a`` and ``b`` see a frame of ``size`` alike (see :data:`ALIKE`).
+
+    Why: changing the view costs a whole frame's warp and read (a few hundred milliseconds on a
+    Pi), the camera's next frames waiting, and a plane found first from cards lying several ways is
+    often already the one they settle later."""
+    w, h = size
+    probes = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0), (w / 2, h / 2)]
+    return all(abs(a.slant_at(p, size) - b.slant_at(p, size)) <= ALIKE for p in probes)
+
+
+#: The most outlines, the newest, a camera levelled by a plane not yet settled fits again at once: a
+#: fit's cost grows with the square of the outlines it weighs against each other (leaving out an odd
+#: one tries each in turn), and the camera's next frames wait for it.
+REFIT_OUTLINES: Final = 6
 
 
 class Levelling:
     """A filmed detector for a camera whose slant no marker cards calibrated: frames are read as they
     come until the cards read fit the table's plane (:func:`fit_of`), and from that frame on read as if
-    from above (:class:`~companion.vision.plane.TopDown`) by the same ``recogniser``.
+    from above (:class:`~companion.vision.plane.TopDown`) by the same ``recogniser``; while the cards'
+    outlines have not said their shape by themselves (see :func:`_settled`), the cards lying there are
+    fitted again each time a new outline stands clear, and the first plane that settles it replaces
+    the one found first, for good.
 
     Why: a camera on a shelf looks at the table at a slant, and a table started without the marker
     cards has no plane; but every card laid is a rectangle of one shape, and once two stand clear
     their outlines say the slant as the markers would. Read as they come at 45 degrees, the tuning
     tables (seeds 0-59) found 87.1 % and named 13 cards wrong of 562, most of them far clubs whose
-    notches the slant filled in; through the plane, 97.1 % and 3 wrong. Each card's outline is
-    measured once, in the frame that first names it, and kept while it lies where it was (a card at
-    rest does not change shape; measuring a dozen cards' white costs a sixth of a second on one
-    core), and a fit is tried only when a new outline stands clear, until a slant is found or
-    :data:`FLAT_SURE` outlines find the camera straight above, after which frames are read as they
-    come with nothing more to pay.
+    notches the slant filled in; through the plane, 97.1 % and 3 wrong. Cards lying one way say the
+    slant across them but not along them: a plane fitted to them is better than none (zones, card
+    sizes) but may see the table 10 degrees less steep than it is, its far cards then read shrunk;
+    the cards laid later (a crib, a hand shown) lie other ways. On the demo film at 40 degrees the
+    plane found first saw the table 26 degrees off straight down under the lens's middle; the cards
+    of frame 100 settled 35 (the camera's slant there is 37), and the game's far jacks were read, not
+    asked about (133 cards right and 2 questions, where it was 128 and 6). The outlines of cards
+    since taken away are not fitted with those lying there: fitted so, they settled later (frame
+    143) and no better. Each card's outline is measured once, in the frame that first names it,
+    and kept while it lies where it was (a card at rest does not change shape; measuring a dozen
+    cards' white costs a sixth of a second on one core), and a fit is tried only when a new outline
+    stands clear, until a settled slant is found or :data:`FLAT_SURE` outlines find the camera
+    straight above, after which frames are read with nothing more to pay.
     """
 
     def __init__(self, recogniser: Detector) -> None:
@@ -760,14 +839,16 @@ class Levelling:
         """The plane found; None until the cards say it (or for good, once they say it is flat)."""
         self.flat = False
         """Whether the cards found the camera straight above."""
+        self.settled = False
+        """Whether the plane found is the one the cards' outlines settled (see :func:`_settled`)."""
         self._view: TopDown | None = None
         #: Each card named so far: where it lay and its outline (None where its white stood unclear).
         self._outlines: dict[str, tuple[tuple[float, float], Outline | None]] = {}
 
     def detect(self, frame: Frame) -> list[Sighting]:
-        if self._view is not None:
+        if self._view is not None and self.settled:
             return self._view.detect(frame)
-        seen = self.recogniser.detect(frame)
+        seen = self.recogniser.detect(frame) if self._view is None else self._view.detect(frame)
         if self.flat:
             return seen
         named = [s for s in seen if s.card is not None]
@@ -784,19 +865,28 @@ class Levelling:
         if not any(self._outlines[s.label][1] is not None for s in new):
             return seen
         quads = [quad for _, quad in self._outlines.values() if quad is not None]
-        fit = fit_of(quads, (frame.shape[1], frame.shape[0]))
+        if self._view is not None:  # a plane is had: the search is for one the outlines settle
+            quads = quads[-REFIT_OUTLINES:]
+        fit = fit_of(quads, (frame.shape[1], frame.shape[0]), settle=True)
         if fit.plane is None:
-            self.flat = fit.flat and fit.outlines >= FLAT_SURE
+            if self._view is None:
+                self.flat = fit.flat and fit.outlines >= FLAT_SURE
             return seen
-        self.plane = fit.plane
+        if self._view is not None and not fit.settled:
+            return seen
+        if self.plane is not None and _alike(self.plane, fit.plane, frame.shape[1::-1]):
+            # The plane settled is the one read by already: no view to warp and read anew.
+            self.settled = True
+            return seen
+        self.plane, self.settled = fit.plane, fit.settled
         self._view = TopDown(self.recogniser, fit.plane)
         self._view.forget()  # what was read of the frames as they came is no view from above
         return self._view.detect(frame)
 
     def levelled(self) -> Detector:
-        """The reader from above, once the plane is found (else this): a caller that has seen the plane
-        found may read through it directly."""
-        return self if self._view is None else self._view
+        """The reader from above, once the plane is found and settled (else this): a caller that has
+        seen it settled may read through it directly."""
+        return self._view if self._view is not None and self.settled else self
 
     def forget(self) -> None:
         """Forget the frames read so far (the plane found stays: the camera has not moved)."""

@@ -20,7 +20,7 @@ from companion.app.deck import load_deck
 from companion.vision.plane import TablePlane, TopDown, edge_colour
 from companion.vision.recognise import Recogniser
 from companion.vision.rectify import MOST_AREA, Outline, card_outlines, fit_of, fit_plane, rectifying
-from companion.vision.scene import compose
+from companion.vision.scene import Placement, compose
 from companion.vision.settings import MotionSettings
 from companion.vision.types import Sighting
 from companion.vision.zones import TableLayout, calibrate, play_zone
@@ -302,6 +302,32 @@ def test_an_outline_no_card_fits_is_left_out() -> None:
     _, aspect, rms = fitted
     assert aspect == pytest.approx(REAL_ASPECT, rel=0.01)
     assert rms < 0.005
+
+
+@pytest.mark.parametrize("degrees", [30.0, 45.0])
+def test_cards_lying_one_way_leave_the_slant_along_them_unsettled_and_a_card_turned_settles_it(
+    degrees: float,
+) -> None:
+    """Four cards' exact outlines, all lying one way: a table shortened along them fits them as well
+    as a longer deck, so the plane fitted is provisional (its shape held, its slant off); a fifth card
+    turned 60 degrees says the shape, and the plane fitted then sees the table as steeply as the
+    camera does everywhere."""
+    m = tilt_homography(degrees)
+    truth = TablePlane.of(np.linalg.inv(m), SIZE, SIZE)
+
+    def outlines(places: list[Placement]) -> list[Outline]:
+        seen = [cv2.perspectiveTransform(card_corners(p)[None], m)[0] for p in places]
+        return [Outline(tuple((float(x), float(y)) for x, y in quad), False) for quad in seen]
+
+    one_way = [Placement(x, y, 0.0, 105.0) for x, y in ((300, 230), (640, 250), (980, 230), (450, 500))]
+    first = fit_of(outlines(one_way), SIZE, settle=True)
+    assert first.plane is not None and not first.settled
+    settled = fit_of(outlines([*one_way, Placement(850, 500, 60.0, 105.0)]), SIZE, settle=True)
+    assert settled.plane is not None and settled.settled
+    w, h = SIZE
+    for point in [(w / 2, h / 2), (w / 2, h * 0.2), (w / 2, h * 0.8), (w * 0.2, h / 2)]:
+        assert settled.plane.slant_at(point, SIZE) == pytest.approx(truth.slant_at(point, SIZE), abs=0.5)
+    assert abs(first.plane.slant_at((w / 2, h / 2), SIZE) - truth.slant_at((w / 2, h / 2), SIZE)) > 3
 
 
 def _low_camera(degrees: float, lens: float = 60.0) -> F64:

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from companion.vision.index import Candidate, candidates, ink, smear, spread_ratio, suit_blur
+from companion.vision.plane import TablePlane
 from companion.vision.recognise import Recogniser
 from companion.vision.rectify import MOST_AREA, Levelled, Levelling, white_outlines
 from companion.vision.scene import Placement, compose, wood
@@ -31,7 +32,19 @@ from companion.vision.settings import SHIPPED
 from companion.vision.soft import _scaled, deblurred, disc, line, smear_lines
 from companion.vision.types import Sighting, seen_from_text
 
-from .tables import SIZE, Score, Table, crop, defocus, score, shadowed, shaken, table, tilted
+from .tables import (
+    SIZE,
+    Score,
+    Table,
+    crop,
+    defocus,
+    score,
+    shadowed,
+    shaken,
+    table,
+    tilt_homography,
+    tilted,
+)
 
 SEEDS = range(6)
 
@@ -232,6 +245,45 @@ def test_a_camera_at_a_slant_no_markers_calibrated_is_levelled_by_the_cards_it_r
         t = table(seed, cards=8 + seed % 6)
         assert [s.label for s in above.detect(t.frame)] == [s.label for s in plain.detect(t.frame)]
     assert above.flat and above.plane is None
+
+
+@pytest.mark.parametrize("degrees", [30.0, 45.0])
+def test_a_camera_levelled_by_cards_lying_one_way_is_levelled_anew_once_a_card_turned_settles_it(
+    degrees: float,
+) -> None:
+    """A camera at a slant, no markers: the first cards laid all lie one way, and the plane their
+    outlines fit sees the table 6-8 degrees less steeply than it is (cards lying one way cannot tell
+    a table shortened along them from a longer deck). The frames are read through it all the same,
+    but a card laid turned settles the slant, and from then on the frames are read through a plane
+    within a degree of the camera's."""
+    w, h = SIZE
+    base = np.asarray(cv2.resize(wood(w // 2, h // 2, seed=2), SIZE), np.uint8)
+    one_way = [("3h", Placement(300, 230, 0.0, 105.0)), ("8c", Placement(640, 250, 0.0, 105.0))]
+    one_way += [("Kd", Placement(980, 230, 0.0, 105.0)), ("5h", Placement(450, 500, 0.0, 105.0))]
+    turned = [*one_way, ("9d", Placement(850, 500, 60.0, 105.0))]
+    first, then = (
+        tilted(
+            Table(compose(base, [crop(n) for n, _ in laid], [p for _, p in laid]), tuple(laid), ()), degrees
+        )[0]
+        for laid in (one_way, turned)
+    )
+    truth = TablePlane.of(np.linalg.inv(tilt_homography(degrees)), SIZE, SIZE)
+    middle = (w / 2, h / 2)
+    levelling = Levelling(Recogniser(filmed=True, motion=False))
+    for _ in range(2):
+        assert _named(levelling.detect(first.frame)) == ["3h", "5h", "8c", "Kd"]
+    assert levelling.plane is not None and not levelling.settled
+    assert truth.slant_at(middle, SIZE) - levelling.plane.slant_at(middle, SIZE) > 4
+    assert levelling.levelled() is levelling  # a caller keeps reading through it while it is unsettled
+    for _ in range(2):
+        assert _named(levelling.detect(then.frame)) == ["3h", "5h", "8c", "9d", "Kd"]
+    assert levelling.plane is not None and levelling.settled
+    assert levelling.plane.slant_at(middle, SIZE) == pytest.approx(truth.slant_at(middle, SIZE), abs=1.0)
+    assert levelling.levelled() is not levelling
+
+
+def _named(seen: list[Sighting]) -> list[str]:
+    return sorted(s.label for s in seen if s.card is not None)
 
 
 def _read(filmed: Recogniser, spoil: Callable[[np.ndarray, int], np.ndarray]) -> Score:
