@@ -14,7 +14,10 @@ the process's processor time (see CLOCK). Printed, each the median over several 
   (each frame warped to the view from above where something moved, and read there);
 * the time from a card landing to its ``CardAppeared`` event at 30 frames a second (target under 300
   ms), counting the tracker's debouncing and the time to read each frame;
-* each as projected on a Raspberry Pi 4, and found/wrong on the held-out tables (never tuned on).
+* each as projected on a Raspberry Pi 4, and found/wrong on the held-out tables (never tuned on);
+* a still photo read whole as ``crib detect`` reads it: the real deal photos of ../shared (1200x1200,
+  a woven mat under 52 fanned cards), the median time and the most memory one read took (a Pi 4 has 1
+  to 8 GB, shared with the rest of the companion).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import platform
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -40,6 +44,7 @@ from tables import (
     HELD_OUT_DEAL,
     Score,
     Table,
+    deal,
     deal_score,
     deal_tilted,
     defocus,
@@ -144,6 +149,23 @@ def landing_latency(t: Table, seed: int, fps: float = 30.0) -> float:
             if isinstance(event, CardAppeared) and str(event.card) == name:
                 return (now - landed_at + spent) * 1000
     raise RuntimeError(f"the laid card {name} was never reported")
+
+
+def photo_reads(runs: int) -> tuple[list[float], float]:
+    """Times (ms) to read each real deal photo whole as ``crib detect`` does, ``runs`` times each, and
+    the most memory (MB) one read took, as traced (NumPy's and OpenCV's arrays made from Python)."""
+    times: list[float] = []
+    most = 0.0
+    for name in ("deal1", "deal2", "deal3", "deal4"):
+        image, _ = deal(name)
+        for _ in range(runs):
+            recogniser = Recogniser()
+            times.append(_ms(lambda r=recogniser, i=image: r.detect(i)))
+        tracemalloc.start()
+        Recogniser().detect(image)
+        most = max(most, tracemalloc.get_traced_memory()[1] / 2**20)
+        tracemalloc.stop()
+    return times, most
 
 
 def _figure(name: str, values: list[float], target: float | None) -> None:
@@ -298,6 +320,9 @@ def main() -> int:
         t = table(seed, cards=8 + seed % 6, width=CARD_PX)
         total = total + score(Recogniser(filmed=True).detect(t.frame), t)
     print(f"held-out tables ({len(HELD_OUT)}, 8-13 cards, never tuned on): {total}")
+    photos, memory = photo_reads(max(1, args.runs // 2))
+    _figure("a real deal photo read whole (crib detect)", photos, None)
+    print(f"the most memory one photo's read took: {memory:.0f} MB")
     if args.json:
         figures = {
             "nothing moved, ms, median": round(statistics.median(still), 1),
@@ -313,6 +338,8 @@ def main() -> int:
             ),
             "card landing to its event at 30 fps, ms, median": round(statistics.median(latencies)),
             "held-out tables": str(total),
+            "real deal photo read whole, ms, median": round(statistics.median(photos)),
+            "real deal photo read whole, most memory, MB": round(memory),
             "clock": "wall" if args.wall else "processor",
         }
         print(json.dumps(figures))

@@ -19,9 +19,9 @@ so the classifier is trained on exactly the candidates it will be asked about, w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -242,21 +242,44 @@ _Pairs = tuple[
 
 
 def _within(
-    dx: FloatArray, dy: FloatArray, reach: FloatArray | npt.NDArray[np.float64]
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
-    """Where ``np.hypot(dx, dy) < reach`` (row and column, in row-major order; ``reach`` broadcast to
-    the offsets' shape) and the distances there.
+    px: FloatArray,
+    py: FloatArray,
+    qx: FloatArray,
+    qy: FloatArray,
+    window: npt.NDArray[np.floating[Any]],
+    reach: Callable[[npt.NDArray[np.intp], npt.NDArray[np.intp]], npt.NDArray[np.floating[Any]]],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.floating[Any]]]:
+    """The pairs (row ``i`` of the points ``p``, column ``j`` of the points ``q``) lying less than
+    ``reach(i, j)`` apart, in row-major order, and their distances. ``window[i]`` bounds row ``i``'s
+    reach to every column it may pair with.
 
-    Why not the distance everywhere: only a few of the marks round a mark lie within its reach, and
-    the distance costs several times the test on either offset alone. The test is exact: the
-    distance is never less than either offset (float32's ``hypot`` rounds a value that is not less,
-    and the offset itself is a float32), so a pair with an offset at or past ``reach`` is never
-    within it.
+    Why a sweep rather than every offset at once: a busy table cloth or a mat's weave makes thousands of
+    glyph-sized blobs (11,506 on one real deal photo), and the offsets of every pair of them took
+    gigabytes and seconds; a glyph's neighbours lie within a few glyph widths. So the columns are sorted
+    by x and each row takes only those within its window there. The test itself is as exact as before:
+    the distance is never less than either offset (float32's ``hypot`` rounds a value that is not
+    less, and the offset itself is a float32), so a pair with an offset at or past the reach is never
+    within it, and the distance is taken only where both offsets are within.
     """
-    rows, cols = np.nonzero((np.abs(dx) < reach) & (np.abs(dy) < reach))
-    dist = np.hypot(dx[rows, cols], dy[rows, cols])
-    near = dist < np.broadcast_to(reach, dx.shape)[rows, cols]
-    return rows[near], cols[near], dist[near]
+    order = np.argsort(qx, kind="stable")
+    xs = qx[order].astype(np.float64)
+    # The window is widened by a pixel: the bounds are float64, the offsets float32.
+    lo = np.searchsorted(xs, px.astype(np.float64) - window - 1.0, side="left")
+    hi = np.searchsorted(xs, px.astype(np.float64) + window + 1.0, side="right")
+    counts = hi - lo
+    rows = np.repeat(np.arange(len(px)), counts)
+    starts = np.repeat(lo - (np.cumsum(counts) - counts), counts)
+    cols = order[np.arange(len(rows)) + starts]
+    dx = px[rows] - qx[cols]
+    dy = py[rows] - qy[cols]
+    limit = reach(rows, cols)
+    close = (np.abs(dx) < limit) & (np.abs(dy) < limit)
+    rows, cols, dx, dy, limit = rows[close], cols[close], dx[close], dy[close], limit[close]
+    dist = np.hypot(dx, dy)
+    near = dist < limit
+    rows, cols, dist = rows[near], cols[near], dist[near]
+    ranked = np.lexsort((cols, rows))
+    return rows[ranked], cols[ranked], dist[ranked]
 
 
 def _pair_arrays(
@@ -286,9 +309,8 @@ def _pair_arrays(
     marks_e = [ext]
     marks_f = [fr]
     # Join blobs of similar size that sit side by side (the two digits of a ten).
-    dx = bx[:, None] - bx[None, :]
-    dy = by[:, None] - by[None, :]
-    ii, jj, dist = _within(dx, dy, 0.95 * np.maximum(ext[:, None], ext[None, :]))
+    # Two marks joined are within 0.6 to 1.67 of each other's size, so within 1.59 of a mark's own.
+    ii, jj, dist = _within(bx, by, bx, by, 1.6 * ext, lambda i, j: 0.95 * np.maximum(ext[i], ext[j]))
     ratio = ext[ii] / ext[jj]
     near = (jj > ii) & (dist > 0.25 * ext[ii]) & (ratio > 0.6) & (ratio < 1.67)
     ii, jj = ii[near], jj[near]
@@ -302,7 +324,8 @@ def _pair_arrays(
     re = np.concatenate(marks_e)
     rf = np.concatenate(marks_f)
     # Pair every mark (as a rank) with a single blob (as a suit) at about one glyph's distance.
-    ri, si, dd = _within(cx[None, :] - rx[:, None], cy[None, :] - ry[:, None], 1.6 * re[:, None])
+    reach = 1.6 * re
+    ri, si, dd = _within(rx, ry, cx, cy, reach, lambda i, _: reach[i])
     sr = ext[si] / re[ri]
     ok = (dd > 0.55 * re[ri]) & (sr > 0.35) & (sr < 1.5)
     if only_freed:
@@ -650,31 +673,29 @@ def patches(
     # cv2.warpAffine places them.
     u = (np.arange(width) - width / 2) * (2 * _HALF_ACROSS / width)
     v = (np.arange(height) - height / 2) * (2 * _HALF_ALONG / height)
-    maps = [
-        (
-            centre[:, k, None, None]
-            + across[:, k, None, None] * u[None, None, :]
-            + along[:, k, None, None] * v[None, :, None]
+    # remap takes maps of under 32767 rows: some hundreds of patches at a time, their maps made for
+    # each lot alone (a mat's weave gives tens of thousands of candidates, and all their maps at once
+    # took hundreds of megabytes).
+    lot = 32000 // height
+    out = []
+    for k in range(0, n, lot):
+        part = slice(k, k + lot)
+        maps = [
+            (
+                centre[part, a, None, None]
+                + across[part, a, None, None] * u[None, None, :]
+                + along[part, a, None, None] * v[None, :, None]
+            )
+            .astype(np.float32)
+            .reshape(-1, width)
+            for a in (0, 1)
+        ]
+        out.append(
+            np.asarray(
+                cv2.remap(image, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+                np.uint8,
+            )
         )
-        .astype(np.float32)
-        .reshape(n * height, width)
-        for k in (0, 1)
-    ]
-    # remap takes maps of under 32767 rows: some hundreds of patches at a time.
-    step = (32000 // height) * height
-    out = [
-        np.asarray(
-            cv2.remap(
-                image,
-                maps[0][k : k + step],
-                maps[1][k : k + step],
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            ),
-            np.uint8,
-        )
-        for k in range(0, n * height, step)
-    ]
     return np.concatenate(out).reshape(n, height, width, -1)
 
 
@@ -814,7 +835,23 @@ def stretch(p: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArr
 
 
 def patch_features(patches: npt.NDArray[np.uint8]) -> FloatArray:
-    """The feature rows of candidate patches already cut out (as :func:`features` cuts them)."""
+    """The feature rows of candidate patches already cut out (as :func:`features` cuts them).
+
+    Each row is the patch's alone, so many patches are taken a lot at a time: a mat's weave gives
+    tens of thousands of candidates, and the arithmetic on all of them at once took a gigabyte, more
+    than a small Pi has.
+    """
+    if len(patches) > _FEATURE_LOT:
+        lots = [_features_of(patches[k : k + _FEATURE_LOT]) for k in range(0, len(patches), _FEATURE_LOT)]
+        return np.concatenate(lots)
+    return _features_of(patches)
+
+
+#: Patches whose features are worked out together (about 40 MB of arithmetic).
+_FEATURE_LOT: Final = 1024
+
+
+def _features_of(patches: npt.NDArray[np.uint8]) -> FloatArray:
     n = len(patches)
     area = PATCH_H * PATCH_W
     p = patches.astype(np.float32)

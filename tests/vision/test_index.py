@@ -17,11 +17,13 @@ from companion.vision.index import (
     PATCH_W,
     Candidate,
     _orientation_bins,
+    _within,
     candidates,
     evened,
     freed_candidates,
     ink,
     outlines,
+    patch_features,
     patches,
     shading,
     split_joined,
@@ -93,6 +95,44 @@ def test_gradient_sectors_are_the_arctangent_s(steps: list[tuple[int, int]]) -> 
     got = _orientation_bins(gx, gy)
     live = np.hypot(gx, gy) > 0
     assert (got[live] == want[live]).all()
+
+
+_spots = st.lists(
+    st.tuples(st.integers(0, 2000), st.integers(0, 2000), st.integers(6, 90)), min_size=1, max_size=80
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_spots, _spots)
+def test_marks_within_reach_are_every_pair_closer_than_it(
+    rows: list[tuple[int, int, int]], cols: list[tuple[int, int, int]]
+) -> None:
+    """The sweep finds exactly the pairs whose distance is under their reach, in row-major order, as
+    the distance between every row and every column says, for a reach up to each row's window."""
+    r = np.array(rows, np.float32) / np.float32(4)
+    c = np.array(cols, np.float32) / np.float32(4)
+    window = 1.6 * r[:, 2]
+
+    def reach(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return np.minimum(r[i, 2] + c[j, 2], window[i])
+
+    got_rows, got_cols, got_dist = _within(r[:, 0], r[:, 1], c[:, 0], c[:, 1], window, reach)
+    every_i, every_j = np.meshgrid(np.arange(len(r)), np.arange(len(c)), indexing="ij")
+    dist = np.hypot(r[:, None, 0] - c[None, :, 0], r[:, None, 1] - c[None, :, 1])
+    want_i, want_j = np.nonzero(dist < reach(every_i, every_j))
+    assert got_rows.tolist() == want_i.tolist()
+    assert got_cols.tolist() == want_j.tolist()
+    assert np.array_equal(got_dist, dist[want_i, want_j])
+
+
+def test_features_of_many_patches_are_each_patchs_own() -> None:
+    """Thousands of candidates (a mat's weave gives tens of thousands) are worked out a lot at a
+    time: every patch's features are what it has alone."""
+    rng = np.random.default_rng(5)
+    many = rng.integers(0, 256, (2600, PATCH_H, PATCH_W, 3), np.uint8)
+    together = patch_features(many)
+    for k in (0, 1, 1023, 1024, 1025, 2047, 2048, 2599):
+        assert np.array_equal(together[k], patch_features(many[k : k + 1])[0]), k
 
 
 @pytest.mark.parametrize("size", [(PATCH_W, PATCH_H), (cnn.PATCH_W, cnn.PATCH_H)], ids=["finder", "namer"])
