@@ -436,10 +436,18 @@ def _least_squares(
         jac = ((nudged - r) / steps[:, None]).T
         normal = jac.T @ jac
         grad = jac.T @ r
+        # An aspect at an end of its range that would go on past it is held there while the rest
+        # is fitted: a step pushed back to the range would be no step downhill, and the fit stalled
+        # at the first such, far from the best fit with that aspect.
+        free = np.ones(len(p), bool)
+        lo, hi = ASPECT_RANGE
+        free[8] = not ((p[8] <= lo and grad[8] > 0) or (p[8] >= hi and grad[8] < 0))
         improved = False
         while lam < 1e8:
+            delta = np.zeros(len(p))
+            sub = normal[np.ix_(free, free)]
             try:
-                delta = np.linalg.solve(normal + lam * np.diag(np.diag(normal) + 1e-12), -grad)
+                delta[free] = np.linalg.solve(sub + lam * np.diag(np.diag(sub) + 1e-12), -grad[free])
             except np.linalg.LinAlgError:
                 lam *= 10
                 continue

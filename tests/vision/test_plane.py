@@ -19,7 +19,17 @@ import pytest
 from companion.app.deck import load_deck
 from companion.vision.plane import TablePlane, TopDown, edge_colour
 from companion.vision.recognise import Recogniser
-from companion.vision.rectify import MOST_AREA, Outline, card_outlines, fit_of, fit_plane, rectifying
+from companion.vision.rectify import (
+    ASPECT_RANGE,
+    FIXED,
+    MOST_AREA,
+    Outline,
+    _fit,
+    card_outlines,
+    fit_of,
+    fit_plane,
+    rectifying,
+)
 from companion.vision.scene import Placement, compose
 from companion.vision.settings import MotionSettings
 from companion.vision.types import Sighting
@@ -115,6 +125,28 @@ def test_only_whole_card_outlines_are_taken_from_a_table_of_overlapping_cards(st
             for k in (0, 2)
         )
         assert off < 0.06
+
+
+@pytest.mark.parametrize("degrees", [0, 20, 35])
+@pytest.mark.parametrize("turn", [0, 30, 90])
+@pytest.mark.parametrize("aspect", [1.25, 1.75])
+def test_a_deck_shaped_past_the_range_fits_as_well_as_held_at_its_end(
+    aspect: float, turn: float, degrees: float
+) -> None:
+    """Cards of a shape the range does not hold (a squarer or a longer deck) fit with their shape left
+    free as well as with it held at the range's nearer end: the free fit ends there, the rest of it
+    fitted in full, not stalled where its shape first met the end."""
+    m = tilt_homography(degrees)
+    rng = np.random.default_rng(int(aspect * 100 + turn + degrees))
+    laid = [Placement(400, 300, turn, 105.0), Placement(800, 420, turn + 5, 105.0)]
+    laid.append(Placement(600, 500, turn - 70, 105.0))
+    quads = [cv2.perspectiveTransform(card_corners(p, aspect)[None], m)[0] for p in laid]
+    quads = [q + rng.normal(0, 0.3, q.shape) for q in quads]
+    end = min(ASPECT_RANGE, key=lambda v: abs(v - aspect))
+    _, free, errors = _fit(quads, [False] * 3, weight=0.0)
+    _, _, held = _fit(quads, [False] * 3, end, FIXED)
+    assert free == pytest.approx(end)
+    assert np.sqrt(np.mean(errors**2)) <= 1.02 * np.sqrt(np.mean(held**2))
 
 
 def test_no_cards_no_plane() -> None:
