@@ -231,16 +231,18 @@ def run(
     timed: set[int] = set()
     answers: list[str] = []
 
-    def check(_: Table, event: Event | None) -> None:
+    def check(taken: Table, event: Event | None) -> None:
         nonlocal right, wrong
         if not isinstance(event, CardLanded) or event.card == "unknown" or event.at <= 0:
             return
-        lying = [c.card for c in film._table.laid if c.zone == event.zone]
+        # The zone the game took the card in: its own, or one it lay nearly as near where it fit.
+        zone = taken.taken_in or event.zone
+        lying = [c.card for c in film._table.laid if c.zone == zone]
         if str(event.card) in lying:
             right += 1
         else:
             wrong += 1
-            wrongs.append(f"{event.card} in {event.zone} (lying there: {', '.join(lying) or 'nothing'})")
+            wrongs.append(f"{event.card} in {zone} (lying there: {', '.join(lying) or 'nothing'})")
         landed = [
             i
             for i, e in enumerate(recording.events)

@@ -136,10 +136,14 @@ class CardLanded:
     """For a card not read (``"unknown"``): what the camera's frames said it might be, most likely first."""
     why: str = ""
     """How the camera settled a doubtful reading ("read 6h or 8h; 8h is already played"), to show."""
+    also_near: tuple[Zone, ...] = ()
+    """Other zones the card lies nearly as near as ``zone``, nearest first: where it does not fit the
+    game in ``zone``, the table takes it in the first of these where it does."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", _seen(self.card))
         object.__setattr__(self, "zone", _zone(self.zone))
+        object.__setattr__(self, "also_near", tuple(_zone(z) for z in self.also_near))
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +276,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         data["card"] = str(event.card)
     if isinstance(event, CardLanded | CardLifted | Correct):
         data["zone"] = str(event.zone)
+    if isinstance(event, CardLanded):
+        data["also_near"] = [str(z) for z in event.also_near]
     return data
 
 

@@ -10,9 +10,12 @@ from companion.vision import types
 
 
 def test_a_card_landed_carries_the_card_or_the_unread_mark_and_keeps_its_text_form_in_json() -> None:
-    read = CardLanded(Card.parse("10h"), "player0", why="read 10h or 10d; 10d is the starter: 10h")
+    read = CardLanded(
+        Card.parse("10h"), "player0", why="read 10h or 10d; 10d is the starter: 10h", also_near=("starter",)
+    )
     unread = CardLanded(UNKNOWN, "crib", likely=("6h", "9h"))
     assert event_to_dict(read)["card"] == "10h" and event_to_dict(unread)["card"] == "unknown"
+    assert read.also_near == (types.Zone.STARTER,) and event_to_dict(read)["also_near"] == ["starter"]
     for event in (read, unread, CardLifted(Card.parse("Qs"), "starter"), TableNotice("44 cards at once")):
         assert event_from_dict(event_to_dict(event)) == event
     assert CardLanded("Kd", "player1").card == Card.parse("Kd")  # a recording's text is read once

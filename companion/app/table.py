@@ -108,6 +108,9 @@ class Table(ShowCards):
         self.journal = journal
         self.config = config
         self.notice = ""
+        self.taken_in: Zone | None = None
+        """Where the last card the camera saw land was taken into the game: its own zone, or one it lay
+        nearly as near where the game took it (None where it was asked about or held back)."""
         self.dial: dict[int, int] = dict.fromkeys(range(len(config.players)), 0)
         self._recorded = 0
         self._event_cursor: int | None = None
@@ -274,8 +277,9 @@ class Table(ShowCards):
 
     def _handle(self, event: Event) -> None:
         match event:
-            case CardLanded(card, zone, likely=likely, why=why):
-                self._landed(str(card), zone, likely=likely)  # held cards and answers share the text form
+            case CardLanded(card, zone, likely=likely, why=why, also_near=near):
+                # Held cards and answers share the text form.
+                self._landed(str(card), zone, likely=likely, also_near=near)
                 self.notice = self.notice or why
                 if why:  # how the camera settled a doubtful reading, kept with the match
                     self._camera_note(why)
@@ -422,7 +426,16 @@ class Table(ShowCards):
 
     # -- following the deal from the camera -----------------------------------------------------------
 
-    def _landed(self, text: str, zone: Zone, *, corrected: bool = False, likely: Sequence[str] = ()) -> None:
+    def _landed(
+        self,
+        text: str,
+        zone: Zone,
+        *,
+        corrected: bool = False,
+        likely: Sequence[str] = (),
+        also_near: Sequence[Zone] = (),
+    ) -> None:
+        self.taken_in = None
         if text == "back":
             return  # a face-down card: the pack, the crib, a hand put down
         if self.correction is not None and not corrected:
@@ -444,21 +457,44 @@ class Table(ShowCards):
             self._next_game()
             game = self.game
         try:
-            if game.phase is Phase.CUT_FOR_DEAL:
-                self._cut(card, zone)
-            elif game.phase in (Phase.DEAL, Phase.DISCARD, Phase.STARTER):
-                self._starter(card, zone)
-            elif game.phase is Phase.PLAY:
-                self._lay(card, zone)
-            elif game.phase is Phase.SHOW:
-                self._shown(card, zone)
+            self._take(card, zone)
         except RulesError as error:
+            for near in also_near:
+                # Laid between two zones: the one nearly as near where the card fits the game (or
+                # where the game has it already: the same card seen again).
+                before = len(self.game.log)
+                try:
+                    self._take(card, near)
+                except RulesError:
+                    continue
+                if len(self.game.log) != before:
+                    self.notice = (
+                        f"{card} lay between two places; taken as laid {_zone_words(near, self.players)}, "
+                        "where it fits the game"
+                    )
+                    self._camera_note(self.notice)  # kept with the match, as a settled reading is
+                self.taken_in = near
+                return
             reason = _sentence(error, self.players)
             question = f"{card} {where} does not fit the game: {reason}. Which card is it (or undo)?"
             self._ask(question, zone, str(card))
             return
+        self.taken_in = zone
         if corrected and self.correction is None:
             self.notice = f"corrected: {card} {where}"
+
+    def _take(self, card: Card, zone: Zone) -> None:
+        """The card laid in ``zone`` taken into the game as its phase reads it (a RulesError, the game
+        as it was, where it does not fit)."""
+        phase = self.game.phase
+        if phase is Phase.CUT_FOR_DEAL:
+            self._cut(card, zone)
+        elif phase in (Phase.DEAL, Phase.DISCARD, Phase.STARTER):
+            self._starter(card, zone)
+        elif phase is Phase.PLAY:
+            self._lay(card, zone)
+        elif phase is Phase.SHOW:
+            self._shown(card, zone)
 
     def _cut(self, card: Card, zone: Zone) -> None:
         player = PLAYER_ZONES.get(zone)

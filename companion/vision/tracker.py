@@ -103,6 +103,8 @@ class CardAppeared:
     reading: Reading = Reading(())
     since: float = 0.0
     """When it was first seen (seconds, the shots' clock): cards seen together were laid together."""
+    also_near: tuple[Zone, ...] = ()
+    """Other zones it lies nearly as near (see :meth:`~companion.vision.zones.TableLayout.zones_at`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +256,12 @@ class Tracker:
         if self.layout is None:
             return None
         return self.layout.zone_at(point, self.frame_size, self.plane)
+
+    def _zones(self, point: tuple[float, float]) -> tuple[Zone, ...]:
+        """The zone a point lies in, then those it lies nearly as near (none with no layout)."""
+        if self.layout is None:
+            return ()
+        return self.layout.zones_at(point, self.frame_size, self.plane)
 
     def _scale(self) -> float:
         return 1000.0 if self.frame_size is None else math.hypot(*self.frame_size)
@@ -450,10 +458,11 @@ class Tracker:
         if rest is None:
             return
         card, ruled = self._verdict(track)
-        zone = self._zone(rest)
+        zones = self._zones(rest)
+        zone = zones[0] if zones else None
         if card is not None:
             track.card, track.position, track.zone = card, rest, zone
-            events.append(CardAppeared(card, zone, time, rest, track.reading(ruled), track.first))
+            events.append(CardAppeared(card, zone, time, rest, track.reading(ruled), track.first, zones[1:]))
             self._other_corner_asked(track, rest, never_read=True)
         elif not track.asked and time - track.streak_start >= self.ask_after:
             self._asking(track, rest)
@@ -516,8 +525,10 @@ class Tracker:
         rest = self._at_rest(track, time - self.appear_after)
         if rest is None or track.card is None:
             return
-        zone = self._zone(rest)
-        if zone != track.zone:
-            events.append(CardMoved(track.card, track.zone, zone, time, rest))
-            track.zone = zone
+        zones = self._zones(rest)
+        # A card lying nearly as near its zone as another still lies in it: between two anchors a
+        # card at rest wavers a few pixels from frame to frame, and is no card moved.
+        if zones and track.zone not in zones:
+            events.append(CardMoved(track.card, track.zone, zones[0], time, rest))
+            track.zone = zones[0]
         track.position = rest

@@ -37,6 +37,7 @@ table and the scoreboard, with no second vocabulary to translate.  A layout save
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,12 @@ def _zone_named(name: str) -> Zone:
     return old if old is not None else Zone(name)
 
 
+#: A zone whose anchor lies within this share of the nearest one's distance is one a card may have
+#: been laid in too (see :meth:`TableLayout.zones_at`): the game decides between them. The one card
+#: the demo game at 40 degrees gave to the wrong zone lay 158 and 169 pixels from the two anchors.
+NEARLY_AS_NEAR: Final = 1.2
+
+
 @dataclass(frozen=True, slots=True)
 class TableLayout:
     """Zone anchors (frame pixels) for a frame of ``size`` (width, height), and the table's plane where
@@ -111,16 +118,33 @@ class TableLayout:
         near player lay 159 pixels from its anchor and 168 from the starter's: split on the table,
         183 and 218 (the demo game: 7 cards given to the wrong zone, then 1).
         """
+        return self.zones_at(point, size, plane)[0]
+
+    def zones_at(
+        self, point: tuple[float, float], size: tuple[int, int] | None = None, plane: TablePlane | None = None
+    ) -> tuple[Zone, ...]:
+        """The zone a point lies in (see :meth:`zone_at`), then any other whose anchor is nearly as near
+        (within :data:`NEARLY_AS_NEAR` of the nearest's distance), nearest first.
+
+        Why: a card laid between two zones is in either as far as the geometry can tell, above all
+        before a camera at a slant has found the table's plane, when the split is the frame's; the
+        game can tell them apart (a card of the play on the starter's spot does not fit the game).
+        """
         sx = sy = 1.0
         if size is not None and size != self.size:
             sx, sy = self.size[0] / size[0], self.size[1] / size[1]
         x, y = point[0] * sx, point[1] * sy
         plane = plane if plane is not None else self.plane
         if plane is None:
-            return min(self.anchors, key=lambda a: (a[1][0] - x) ** 2 + (a[1][1] - y) ** 2)[0]
-        (tx, ty), *anchors = plane.from_frame([(x, y), *(p for _, p in self.anchors)], self.size)
-        seen = zip(self.zones, anchors, strict=True)
-        return min(seen, key=lambda a: (a[1][0] - tx) ** 2 + (a[1][1] - ty) ** 2)[0]
+            seen = [(zone, math.hypot(a[0] - x, a[1] - y)) for zone, a in self.anchors]
+        else:
+            (tx, ty), *anchors = plane.from_frame([(x, y), *(p for _, p in self.anchors)], self.size)
+            seen = [
+                (zone, math.hypot(a[0] - tx, a[1] - ty)) for zone, a in zip(self.zones, anchors, strict=True)
+            ]
+        order = sorted(seen, key=lambda z: z[1])  # stable: equals keep the anchors' order
+        nearest = order[0][1]
+        return tuple(zone for zone, d in order if d <= nearest * NEARLY_AS_NEAR)
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {

@@ -12,6 +12,7 @@ import pytest
 from companion.app.camera import CameraFeed
 from companion.app.deck import load_deck
 from companion.app.seen import GameView
+from companion.app.table import Table
 from companion.cards import Card
 from companion.events import CardLanded, Event
 from companion.vision.recognise import Recogniser
@@ -26,6 +27,10 @@ W, H, CARD = 1280, 720, 96
 ANN = Placement(600, 0.80 * H, 4, CARD)  # in front of Ann (the near side)
 BOB = Placement(680, 0.20 * H, 183, CARD)  # in front of Bob, facing him
 CRIB = Placement(0.68 * W, 0.5 * H, -3, CARD)
+# Between Ann's place (640, 590) and the starter's (410, 360) of the usual zones: just nearer the
+# starter's (158 pixels against 168), and a few pixels on, just nearer Ann's.
+BETWEEN = Placement(515, 478, 10, CARD)
+BETWEEN_ON = Placement(522, 485, 10, CARD)
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +107,37 @@ def test_a_card_laid_on_the_crib_in_the_play_is_asked_about(recogniser: Recognis
         played.handle(event)
     question = played.correction
     assert question is not None and "3s on the crib does not fit the game" in question.message
+
+
+def _in_the_play(posted: Sequence[Event]) -> Table:
+    """A table in the play (5c the starter, 9h laid by Bob: Ann to play) given what was posted."""
+    played = table()
+    feed(played, lay("player0 2c", "player1 Kd", "starter 5c", "player1 9h"))
+    for event in posted:
+        played.handle(event)
+    return played
+
+
+def test_a_card_laid_between_a_players_place_and_the_starters_is_taken_where_it_fits_the_game(
+    recogniser: Recogniser,
+) -> None:
+    """A card of the play laid nearly as near the starter's spot as Ann's: the camera cannot tell
+    them apart, the game can (the starter is turned already), and Ann's play is taken, not asked
+    about."""
+    posted, _ = watch(recogniser, [picture([])] * 2 + [picture([("4h", BETWEEN)])] * 12)
+    assert landed(posted) == [("4h", "starter")]
+    played = _in_the_play(posted)
+    assert played.correction is None
+    assert (0, Card.parse("4h")) in played.game.snapshot().deal_cards
+    assert played.taken_in == "player0"
+    assert "4h lay between two places; taken as laid in front of Ann" in played.notice
+
+
+def test_a_card_wavering_between_two_places_is_no_card_moved(recogniser: Recogniser) -> None:
+    """A card at rest between two zones, seen a few pixels on now and then (the camera's noise, the
+    table nudged), is one card laid, not laid again in the other zone."""
+    here, there = picture([("4h", BETWEEN)]), picture([("4h", BETWEEN_ON)])
+    posted, _ = watch(recogniser, [picture([])] * 2 + ([here] * 12 + [there] * 12) * 2)
+    assert len(landed(posted)) == 1
+    played = _in_the_play(posted)
+    assert played.correction is None and (0, Card.parse("4h")) in played.game.snapshot().deal_cards

@@ -136,3 +136,17 @@ def test_at_a_slant_zones_are_split_on_the_table_not_in_the_frame() -> None:
     assert usual.zone_at(point) == CRIB
     assert usual.zone_at(point, plane=plane) == play_zone(1)
     assert TableLayout(usual.size, usual.anchors, plane).zone_at(point) == play_zone(1)
+
+
+def test_a_point_between_two_anchors_lies_nearly_as_near_both_nearest_first() -> None:
+    """Between the near player's anchor and the starter's, a point is in the nearer zone, with the
+    other nearly as near; well inside a zone, in that one alone."""
+    layout = TableLayout.default(1280, 720)
+    anchors = dict(layout.anchors)
+    player, starter = np.array(anchors[play_zone(1)]), np.array(anchors[DECK])
+    just_nearer_starter = tuple(player + 0.52 * (starter - player))
+    assert layout.zones_at(just_nearer_starter) == (DECK, play_zone(1))
+    assert layout.zone_at(just_nearer_starter) == DECK
+    assert layout.zones_at(tuple(player + 0.1 * (starter - player))) == (play_zone(1),)
+    for zone, anchor in layout.anchors:
+        assert layout.zones_at(anchor) == (zone,)
