@@ -456,32 +456,55 @@ class Table(ShowCards):
                 return  # a card kept back, turned up after the game was won: not a cut for the next
             self._next_game()
             game = self.game
+        placed = next((z for z in also_near if self._lays_in(z)), None)
+        moved = not self._lays_in(zone) and placed is not None
+        if moved and placed is not None:
+            # A cut on the starter's spot, a starter in a player's place: laid where this part of
+            # the deal lays no card, and nearly as near where it does.
+            zone, where, also_near = placed, _zone_words(placed, self.players), ()
+        before, lays = len(self.game.log), self._lays_in(zone)
         try:
             self._take(card, zone)
         except RulesError as error:
             for near in also_near:
                 # Laid between two zones: the one nearly as near where the card fits the game (or
                 # where the game has it already: the same card seen again).
-                before = len(self.game.log)
                 try:
                     self._take(card, near)
                 except RulesError:
                     continue
                 if len(self.game.log) != before:
-                    self.notice = (
-                        f"{card} lay between two places; taken as laid {_zone_words(near, self.players)}, "
-                        "where it fits the game"
-                    )
-                    self._camera_note(self.notice)  # kept with the match, as a settled reading is
+                    self._between(card, near)
                 self.taken_in = near
                 return
             reason = _sentence(error, self.players)
             question = f"{card} {where} does not fit the game: {reason}. Which card is it (or undo)?"
             self._ask(question, zone, str(card))
             return
-        self.taken_in = zone
+        self.taken_in = zone if lays else None  # else held back, or not counted
+        if moved and len(self.game.log) != before:
+            self._between(card, zone)
         if corrected and self.correction is None:
             self.notice = f"corrected: {card} {where}"
+
+    def _lays_in(self, zone: Zone) -> bool:
+        """Whether this part of the deal lays a card face up in ``zone`` at all: a cut for the deal in
+        a player's place, the starter on its spot; any zone later (the game says which fit)."""
+        phase = self.game.phase
+        if phase is Phase.CUT_FOR_DEAL:
+            return zone in PLAYER_ZONES
+        if phase in (Phase.DEAL, Phase.DISCARD, Phase.STARTER):
+            return zone == STARTER_ZONE
+        return True
+
+    def _between(self, card: Card, zone: Zone) -> None:
+        """Say (and keep with the match) that a card laid between two zones was taken in ``zone``."""
+        self.taken_in = zone
+        self.notice = (
+            f"{card} lay between two places; taken as laid {_zone_words(zone, self.players)}, "
+            "where it fits the game"
+        )
+        self._camera_note(self.notice)  # kept with the match, as a doubtful reading settled is
 
     def _take(self, card: Card, zone: Zone) -> None:
         """The card laid in ``zone`` taken into the game as its phase reads it (a RulesError, the game

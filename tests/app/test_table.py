@@ -545,3 +545,28 @@ def test_a_journal_of_an_older_companion_is_converted_and_resumed(tmp_path: Path
     assert resumed.journal.groups(1)[-1] == ("deal 1", "deal 0", "discard 1", "discard 0", "starter 2c")
     feed(resumed, lay("player1 10s", "player0 5h"))
     assert resumed.game.scores == [2, 0]
+
+
+def test_a_cut_laid_between_a_players_place_and_the_starters_is_the_players_cut() -> None:
+    """No card is cut for the deal on the starter's spot: one laid nearly as near Ann's place is
+    Ann's cut, and the scoreboard says how it was taken; one squarely on the spot is not counted."""
+    t = table()
+    t.handle(CardLanded("Qs", "starter"))
+    assert t.game.cuts == {} and t.taken_in is None
+    t.handle(CardLanded("Qs", "starter", also_near=("player0",)))
+    assert t.game.cuts == {0: Card.parse("Qs")} and t.taken_in == "player0"
+    assert "Qs lay between two places; taken as laid in front of Ann" in t.notice
+    t.handle(CardLanded("3d", "crib", also_near=("starter", "player1")))  # Bob's cut ends the cutting
+    assert t.game.phase is not Phase.CUT_FOR_DEAL and t.taken_in == "player1"
+
+
+def test_a_starter_laid_between_its_spot_and_a_players_place_is_the_starter() -> None:
+    """Before the starter is turned no card of the play is laid: a card nearly as near the starter's
+    spot as Bob's place is the starter, and the deal goes on to the play."""
+    t = table()
+    feed(t, lay("player0 2c", "player1 Kd"))
+    t.handle(CardLanded("7h", "player1", also_near=("starter",)))
+    assert t.correction is None
+    assert t.game.deal_state.starter == Card.parse("7h") and t.game.phase is Phase.PLAY
+    t.handle(CardLanded("7h", "player1", also_near=("starter",)))  # the same card seen again
+    assert t.correction is None and t.notice == ""
