@@ -212,8 +212,7 @@ class Watch:
         for event in sorted(settled, key=lambda e: e.since):
             if isinstance(event, CardAppeared) and event.card in view.in_game:
                 self._fed.add(event.card)
-                near = tuple(_zone(z) for z in event.also_near)
-                out.append(CardLanded(event.card, _zone(event.zone), at=at, also_near=near))
+                out.append(CardLanded(event.card, _zone(event.zone), at=at, also_near=event.also_near))
                 continue  # the game knows it already (seen again): the table says so if it matters
             burst = self._together(event.since, view)
             counts: dict[Zone | None, int] = {}
@@ -243,8 +242,7 @@ class Watch:
             self._report(f"{event.card} {words}" + (f" ({why})" if why else ""))
             self._fed.add(event.card)
             self._given[(_zone(event.zone), str(event.card))] = [event.position]
-            near = tuple(_zone(z) for z in event.also_near)
-            out.append(CardLanded(event.card, _zone(event.zone), at=at, why=why, also_near=near))
+            out.append(CardLanded(event.card, _zone(event.zone), at=at, why=why, also_near=event.also_near))
         return out
 
     def _together(self, since: float, view: GameView) -> list[Zone | None]:

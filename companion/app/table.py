@@ -456,9 +456,8 @@ class Table(ShowCards):
                 return  # a card kept back, turned up after the game was won: not a cut for the next
             self._next_game()
             game = self.game
-        placed = next((z for z in also_near if self._lays_in(z)), None)
-        moved = not self._lays_in(zone) and placed is not None
-        if moved and placed is not None:
+        placed = None if self._lays_in(zone) else next((z for z in also_near if self._lays_in(z)), None)
+        if placed is not None:
             # A cut on the starter's spot, a starter in a player's place: laid where this part of
             # the deal lays no card, and nearly as near where it does.
             zone, where, also_near = placed, _zone_words(placed, self.players), ()
@@ -473,16 +472,16 @@ class Table(ShowCards):
                     self._take(card, near)
                 except RulesError:
                     continue
+                self.taken_in = near
                 if len(self.game.log) != before:
                     self._between(card, near)
-                self.taken_in = near
                 return
             reason = _sentence(error, self.players)
             question = f"{card} {where} does not fit the game: {reason}. Which card is it (or undo)?"
             self._ask(question, zone, str(card))
             return
         self.taken_in = zone if lays else None  # else held back, or not counted
-        if moved and len(self.game.log) != before:
+        if placed is not None and len(self.game.log) != before:
             self._between(card, zone)
         if corrected and self.correction is None:
             self.notice = f"corrected: {card} {where}"
@@ -499,7 +498,6 @@ class Table(ShowCards):
 
     def _between(self, card: Card, zone: Zone) -> None:
         """Say (and keep with the match) that a card laid between two zones was taken in ``zone``."""
-        self.taken_in = zone
         self.notice = (
             f"{card} lay between two places; taken as laid {_zone_words(zone, self.players)}, "
             "where it fits the game"

@@ -253,9 +253,8 @@ class Tracker:
         return self._zone(point)
 
     def _zone(self, point: tuple[float, float]) -> Zone | None:
-        if self.layout is None:
-            return None
-        return self.layout.zone_at(point, self.frame_size, self.plane)
+        zones = self._zones(point)
+        return zones[0] if zones else None
 
     def _zones(self, point: tuple[float, float]) -> tuple[Zone, ...]:
         """The zone a point lies in, then those it lies nearly as near (none with no layout)."""
