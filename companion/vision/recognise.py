@@ -65,6 +65,7 @@ from companion.vision.geometry import inside, joined_by_white, twins_joined, unn
 from companion.vision.heap import keep_freed_memory
 from companion.vision.mlp import NOT_INDEX, RANK_TEXTS, SUIT_TEXTS, Network
 from companion.vision.motion import (
+    Box,
     Motion,
     box_in,
     covered,
@@ -333,13 +334,15 @@ class Recogniser:
         sure = np.clip(best, 1e-6, 1 - 1e-6)
         return float(np.mean(np.log(sure) - np.log1p(-sure)))
 
-    def _readings(self, frame: Frame, region: bool = False) -> tuple[Frame, float, list[Reading]]:
+    def _readings(self, frame: Frame, changed: Sequence[Box] = ()) -> tuple[Frame, float, list[Reading]]:
         """The working image, its scale, and one reading per index found (frame pixels).
 
         The image is also read at ``coarse`` of the working scale (see :class:`ScaleSettings`), so
         that big index prints (a close-up photo, a card right under the camera) are seen as well as
         small ones, unless every index named is small (``coarse_unless_under``); a small still photo is
-        read enlarged by ``fine`` too; the readings of all scales are merged.
+        read enlarged by ``fine`` too, and so is each part of a filmed region where something changed
+        (``changed``, boxes in ``frame``'s pixels: see ScaleSettings.fine_regions); the readings of all
+        scales are merged.
         """
         at = self.settings.scales
         accepting = self.settings.reading
@@ -359,17 +362,34 @@ class Recogniser:
                 cv2.resize(image, None, fx=at.coarse, fy=at.coarse, interpolation=cv2.INTER_AREA), np.uint8
             )
             readings += self._read(coarse, scale * at.coarse, outlines=False)
-        if (
-            self.enlarge
-            and max(image.shape[:2]) <= at.fine_under
-            and (not self.filmed or (region and at.fine_regions))
-        ):
-            fine = np.asarray(
-                cv2.resize(image, None, fx=at.fine, fy=at.fine, interpolation=cv2.INTER_CUBIC), np.uint8
-            )
-            readings += self._read(fine, scale * at.fine, outlines=False)
+        if self.enlarge and max(image.shape[:2]) <= at.fine_under:
+            if not self.filmed:
+                readings += self._enlarged(image, scale, (0, 0, image.shape[1], image.shape[0]))
+            elif at.fine_regions:
+                for x0, y0, x1, y1 in changed:
+                    box = (
+                        math.floor(x0 * scale),
+                        math.floor(y0 * scale),
+                        math.ceil(x1 * scale),
+                        math.ceil(y1 * scale),
+                    )
+                    readings += self._enlarged(image, scale, box)
         kept = _whole(self._suppress(readings))
         return image, scale, _off_middles(kept, accepting, self.settings.pips)
+
+    def _enlarged(self, image: Frame, scale: float, box: Box) -> list[Reading]:
+        """Readings (frame pixels) of the part ``box`` (x0, y0, x1, y1) of ``image`` (the frame scaled by
+        ``scale``), enlarged by ScaleSettings.fine."""
+        fine = self.settings.scales.fine
+        x0, y0, x1, y1 = box
+        part = np.ascontiguousarray(image[y0:y1, x0:x1])
+        if min(part.shape[:2]) < 2:
+            return []
+        large = np.asarray(cv2.resize(part, None, fx=fine, fy=fine, interpolation=cv2.INTER_CUBIC), np.uint8)
+        found = self._read(large, scale * fine, outlines=False)
+        if not (x0 or y0):
+            return found
+        return [replace(r, cand=_shifted(r.cand, x0 / scale, y0 / scale)) for r in found]
 
     @staticmethod
     def _suppress(readings: list[Reading]) -> list[Reading]:
@@ -502,16 +522,18 @@ class Recogniser:
         kept = (self._last_length, self._counts, self._pictures, self._cores, self._softness, self._sharp)
         h, w = frame.shape[:2]
         reach = self.settings.motion.margin * CARD_ASPECT * width
+        fine_reach = self.settings.scales.fine_reach * CARD_ASPECT * width
         out = list(seen)
         for box in boxes:
             x0, y0, x1, y1 = box
             gx0, gy0 = max(0, round(x0 - reach)), max(0, round(y0 - reach))
             gx1, gy1 = min(w, round(x1 + reach)), min(h, round(y1 + reach))
+            crop_box = (gx0, gy0, gx1, gy1)
             crop = np.ascontiguousarray(frame[gy0:gy1, gx0:gx1])
             names = {s.label for s in out if s.card is not None}
             fresh = [
                 s
-                for s in (moved(t, gx0, gy0) for t in self._detect(crop, region=True))
+                for s in (moved(t, gx0, gy0) for t in self._detect(crop, _parts([box], fine_reach, crop_box)))
                 if s.card is not None and s.label not in names and inside(s.center, box)
             ]
             if fresh:
@@ -572,7 +594,8 @@ class Recogniser:
             changed = [b for b in change.boxes if box_in(b, box)]
             x0, y0, x1, y1 = box
             crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
-            fresh = [moved(s, x0, y0) for s in self._detect(crop, region=True)]
+            parts = _parts(changed, self.settings.scales.fine_reach * self._card_length(size), box)
+            fresh = [moved(s, x0, y0) for s in self._detect(crop, parts)]
             inner = (
                 x0 + (1 if x0 > 0 else -1),
                 y0 + (1 if y0 > 0 else -1),
@@ -594,10 +617,11 @@ class Recogniser:
             return 0.25 * min(size)
         return CARD_ASPECT * self._index_length / INDEX_SHARE
 
-    def _detect(self, frame: Frame, region: bool = False) -> list[Sighting]:
-        """Every card visible in ``frame``, read whole."""
+    def _detect(self, frame: Frame, changed: Sequence[Box] = ()) -> list[Sighting]:
+        """Every card visible in ``frame``, read whole (and enlarged where it ``changed``: see
+        :meth:`_readings`)."""
         accepting, counting = self.settings.reading, self.settings.pips
-        image, scale, readings = self._readings(frame, region)
+        image, scale, readings = self._readings(frame, changed)
         lengths = [r.cand.length for r in readings if r.accepted(accepting)]
         self._last_length = float(np.median(lengths)) if lengths else None
         size = (frame.shape[1], frame.shape[0])
@@ -706,6 +730,24 @@ class Recogniser:
                     )
                 )
         return sightings
+
+
+def _parts(boxes: Sequence[Box], reach: float, crop: Box) -> list[Box]:
+    """``boxes`` (frame pixels) grown by ``reach`` pixels each way and cut to ``crop`` (a part of the
+    frame), in ``crop``'s own pixels, those that overlap merged."""
+    x0, y0, x1, y1 = crop
+    out: list[Box] = []
+    for b in boxes:
+        g = grown(b, reach, (x1, y1))
+        part = (max(g[0], x0) - x0, max(g[1], y0) - y0, g[2] - x0, g[3] - y0)
+        if part[0] < part[2] and part[1] < part[3]:
+            out.append(part)
+    return merged(out)
+
+
+def _shifted(c: idx.Candidate, dx: float, dy: float) -> idx.Candidate:
+    """``c`` moved by (``dx``, ``dy``) pixels."""
+    return replace(c, rank=(c.rank[0] + dx, c.rank[1] + dy), suit=(c.suit[0] + dx, c.suit[1] + dy))
 
 
 def _mark_cut(readings: list[Reading], blobs: idx.Ink, shape: tuple[int, ...], scale: float) -> list[Reading]:

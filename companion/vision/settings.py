@@ -118,8 +118,17 @@ class ScaleSettings:
     left a fifth of its cards unread and asked about (27 questions a game), where read enlarged as
     well its first three deals had 1 question in 42 cards, none wrong. Only regions of change:
     there a card arrives and is decided, and a region is a small part of a frame, so the cost is paid
-    only while something moves (about 10 ms more a card laid here); a card so read is kept when the
-    whole frame is read again unenlarged (see ``Recogniser._detect_changed``)."""
+    only while something moves, and only round the change itself (``fine_reach``); a card so read is
+    kept when the whole frame is read again unenlarged (see ``Recogniser._detect_changed``)."""
+    fine_reach: float = 0.25
+    """How far round the change itself (the cells that differ: a card laid, taken, or uncovered) a
+    region is read enlarged, in card lengths. Why not the whole region: the region reaches
+    MotionSettings.margin (0.6) card lengths round the change so that a card touched by it lies whole
+    in what is read at the working scale, and enlarged by two that cost four times the region's
+    pixels, about half a landing frame's time. What enlarging is for, the index of the card that came
+    or went, lies in the change; its patch reaches 1.35 rank-to-suit distances from the index's middle
+    (see :mod:`companion.vision.index`), at most 0.24 card lengths (an index is 0.1-0.18 of one), so
+    an index whose middle lies on the change's very edge is still cut whole."""
     soft_over: float = 0.095
     """A frame whose surest indices are blurred by more than this share of their rank-to-suit
     distance (the median of :func:`companion.vision.index.suit_blur` over ``soft_sample`` of them) is

@@ -110,6 +110,26 @@ def test_a_soft_card_read_where_it_landed_stays_named_when_the_whole_frame_is_re
     assert all(name in _labels(gated.detect(soft_laid)) for _ in range(12))
 
 
+@pytest.mark.parametrize(
+    ("name", "x", "y", "turn"), [("7d", 640, 400, 10), ("6d", 1000, 500, -40), ("7d", 300, 500, -20)]
+)
+def test_a_soft_card_named_where_it_landed_is_placed_where_it_lies(
+    name: str, x: int, y: int, turn: int
+) -> None:
+    """Through a soft lens a whole frame leaves this card unread, and only the part of the region
+    round the change is read enlarged: the card named there is placed where it lies in the frame,
+    wherever in it the card landed."""
+    base = wood(1280, 720, seed=3, light=True)
+    laid = compose(base, [load_deck().face(name)], [Placement(x, y, turn, 96)])
+    soft_base, soft_laid = (np.asarray(cv2.GaussianBlur(f, (0, 0), 1.6), np.uint8) for f in (base, laid))
+    assert name not in _labels(Recogniser(filmed=True, motion=False).detect(soft_laid))
+    gated = Recogniser(filmed=True)
+    gated.detect(soft_base)
+    seen = [s for s in gated.detect(soft_laid) if s.card is not None]
+    assert [s.label for s in seen] == [name]
+    assert np.hypot(seen[0].center[0] - x, seen[0].center[1] - y) < 96 / 2
+
+
 @pytest.mark.parametrize("turn", [0.0, 45.0, 100.0, 160.0])
 def test_a_table_shaken_or_out_of_focus_is_a_smear_not_a_change(turn: float) -> None:
     """A bump or a camera's focus hunting spreads the settled table into itself: every card's edge
