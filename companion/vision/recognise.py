@@ -435,6 +435,7 @@ class Recogniser:
         a: Reading,
         b: Reading,
         look: Callable[[], _Look],
+        at: tuple[int, int] = (0, 0),
     ) -> _Look:
         """What the middle between two opposite corners shows (``look``: its pips counted, or whether
         it shows a picture), looked at once for as long as a filmed card lies still.
@@ -444,10 +445,15 @@ class Recogniser:
         taken to lie still while both its corners are read, with the same names, in the same
         TrackingSettings.still
         pixels as in the frame before (``kept``, the last frame's looks); anything else is looked at
-        again. Each look is kept in ``fresh``, this frame's.
+        again. Each look is kept in ``fresh``, this frame's. Places are the camera frame's: ``at`` is
+        where the picture read lies in it (a region of change's top left corner), so that a card read
+        whole and then in a region, or the other way round, is the same card.
         """
         still = self.settings.tracking.still
-        ax, ay, bx, by = (round(v / still) for v in (*a.centre, *b.centre))
+        dx, dy = at
+        ax, ay, bx, by = (
+            round(v / still) for v in (a.centre[0] + dx, a.centre[1] + dy, b.centre[0] + dx, b.centre[1] + dy)
+        )
         key = (a.label, b.label, ax, ay, bx, by)
         fresh[key] = kept[key] if self.filmed and key in kept else look()
         return fresh[key]
@@ -533,7 +539,10 @@ class Recogniser:
             names = {s.label for s in out if s.card is not None}
             fresh = [
                 s
-                for s in (moved(t, gx0, gy0) for t in self._detect(crop, _parts([box], fine_reach, crop_box)))
+                for s in (
+                    moved(t, gx0, gy0)
+                    for t in self._detect(crop, _parts([box], fine_reach, crop_box), crop_box)
+                )
                 if s.card is not None and s.label not in names and inside(s.center, box)
             ]
             if fresh:
@@ -595,7 +604,7 @@ class Recogniser:
             x0, y0, x1, y1 = box
             crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
             parts = _parts(changed, self.settings.scales.fine_reach * self._card_length(size), box)
-            fresh = [moved(s, x0, y0) for s in self._detect(crop, parts)]
+            fresh = [moved(s, x0, y0) for s in self._detect(crop, parts, box)]
             inner = (
                 x0 + (1 if x0 > 0 else -1),
                 y0 + (1 if y0 > 0 else -1),
@@ -617,9 +626,10 @@ class Recogniser:
             return 0.25 * min(size)
         return CARD_ASPECT * self._index_length / INDEX_SHARE
 
-    def _detect(self, frame: Frame, changed: Sequence[Box] = ()) -> list[Sighting]:
+    def _detect(self, frame: Frame, changed: Sequence[Box] = (), region: Box | None = None) -> list[Sighting]:
         """Every card visible in ``frame``, read whole (and enlarged where it ``changed``: see
-        :meth:`_readings`)."""
+        :meth:`_readings`). ``region``: where ``frame`` lies in the camera's frame when it is a part of
+        it (the looks at cards' middles are kept by the camera frame's places: see :meth:`_kept`)."""
         accepting, counting = self.settings.reading, self.settings.pips
         image, scale, readings = self._readings(frame, changed)
         lengths = [r.cand.length for r in readings if r.accepted(accepting)]
@@ -643,6 +653,7 @@ class Recogniser:
         groups = joined_by_white(image, scale, groups)
         cards = [(group, *agree(group)) for group in groups]
         if self.pips:
+            at = (0, 0) if region is None else (region[0], region[1])
             counts: dict[_Still, Counted | None] = {}
             pictures: dict[_Still, float | None] = {}
             cores: dict[_Still, int | None] = {}
@@ -660,33 +671,29 @@ class Recogniser:
             ]
             cards = counted(
                 cards,
-                lambda a, b: self._kept(
-                    self._counts,
-                    counts,
-                    a,
-                    b,
-                    lambda: middle(a, b).counted(),
-                ),
-                lambda a, b: self._kept(
-                    self._pictures,
-                    pictures,
-                    a,
-                    b,
-                    lambda: middle(a, b).picture(),
-                ),
+                lambda a, b: self._kept(self._counts, counts, a, b, lambda: middle(a, b).counted(), at),
+                lambda a, b: self._kept(self._pictures, pictures, a, b, lambda: middle(a, b).picture(), at),
                 unsure,
                 counting,
-                lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores()),
+                lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores(), at),
                 lambda a, b: middle(a, b).lone(),
             )
             taken = {id(r) for group, _, _ in cards for r in group}
             alone = [r for r in unsure if id(r) not in taken and not beside(r, named)]
             cards += unsure_pairs(
                 alone,
-                lambda a, b: self._kept(self._counts, counts, a, b, lambda: middle(a, b).counted()),
+                lambda a, b: self._kept(self._counts, counts, a, b, lambda: middle(a, b).counted(), at),
                 counting,
             )
-            self._counts, self._pictures, self._cores = counts, pictures, cores
+            if region is None:
+                self._counts, self._pictures, self._cores = counts, pictures, cores
+            else:
+                # A region's looks replace only what was looked at inside it: the cards elsewhere lie
+                # as they did, and the next whole reading finds them still.
+                still = self.settings.tracking.still
+                self._counts = _outside(self._counts, region, still) | counts
+                self._pictures = _outside(self._pictures, region, still) | pictures
+                self._cores = _outside(self._cores, region, still) | cores
         cards += spades_by_the_pack(cards, readings, named, self._same_card, counting)
         cards = twins_joined(image, scale, cards)
         geometry = counting.geometry
@@ -743,6 +750,17 @@ def _parts(boxes: Sequence[Box], reach: float, crop: Box) -> list[Box]:
         if part[0] < part[2] and part[1] < part[3]:
             out.append(part)
     return merged(out)
+
+
+def _outside(looks: dict[_Still, _Look], region: Box, still: float) -> dict[_Still, _Look]:
+    """The ``looks`` (see :meth:`Recogniser._kept`) at cards whose first corner lies outside ``region``
+    (frame pixels; a look's places are in ``still`` pixels)."""
+    x0, y0, x1, y1 = region
+    return {
+        key: look
+        for key, look in looks.items()
+        if not (x0 <= key[2] * still < x1 and y0 <= key[3] * still < y1)
+    }
 
 
 def _shifted(c: idx.Candidate, dx: float, dy: float) -> idx.Candidate:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from companion.app.deck import load_deck
+from companion.vision import recognise
 from companion.vision.motion import Motion, MotionSettings, merged
 from companion.vision.recognise import Recogniser
 from companion.vision.scene import Placement, compose, wood
@@ -128,6 +129,35 @@ def test_a_soft_card_named_where_it_landed_is_placed_where_it_lies(
     seen = [s for s in gated.detect(soft_laid) if s.card is not None]
     assert [s.label for s in seen] == [name]
     assert np.hypot(seen[0].center[0] - x, seen[0].center[1] - y) < 96 / 2
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_frame_read_whole_for_drift_after_a_card_landed_looks_again_at_no_card_lying_still(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card's middle is looked at (its pips counted, its picture measured) once for as long as it
+    lies still: the region where a card landed looks at that card, and the whole frame read again for
+    drift after it looks at none of the cards lying where they lay (before, the region's looks replaced
+    the whole frame's, and the re-read counted every card's pips again)."""
+    looks: list[int] = []
+    real = recognise.Middle
+
+    def counted_middle(*args: object, **kwargs: object) -> recognise.Middle:
+        looks.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(recognise, "Middle", counted_middle)
+    t = table(seed)
+    after = landed(t, seed)
+    reader = Recogniser(filmed=True, settings=RecognitionSettings(motion=MotionSettings(reread=2)))
+    reader.detect(t.frame)
+    first = len(looks)
+    reader.detect(after.frame)  # the region where the card landed
+    reader.detect(after.frame)  # nothing moved
+    looks.clear()
+    reader.detect(after.frame)  # read whole for drift
+    assert first >= 5
+    assert len(looks) <= 1
 
 
 @pytest.mark.parametrize("turn", [0.0, 45.0, 100.0, 160.0])
