@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Final
 
+import numpy as np
+
 from companion.vision.pips import Counted, Pips
 from companion.vision.reading import Reading, beside, opposite
 from companion.vision.settings import SHIPPED, PipSettings
@@ -65,6 +67,7 @@ def counted(
     settings: PipSettings = SHIPPED.pips,
     cores: Callable[[Reading, Reading], int | None] = lambda a, b: None,
     lone: Callable[[Reading, Reading], float | None] = lambda a, b: None,
+    outlined: Callable[[Reading, Reading], float | None] = lambda a, b: None,
 ) -> list[Card]:
     """``cards`` (the indices read of each, its name and confidence) checked by the middle of every
     card whose two opposite corners are read, whatever rank they read: its pips counted where the count
@@ -92,7 +95,9 @@ def counted(
     of at least ``settings.cores_from``: a soft lens runs close pips into one mark as large as a
     picture. That count only confirms; it never names a card anything its corners did not read. A
     black ace read at both corners, in doubt, is named by its one pip's notches (``lone``: see
-    :func:`_ace`).
+    :func:`_ace`). Two lone corners reading a court and a number alike surely, whose middle shows no
+    card whole, are the court where the card their corners outline (``outlined``: see
+    :meth:`companion.vision.pips.Middle.outlined`) shows a picture and no card read lies between them.
     """
     out = list(cards)
     k = 0
@@ -139,10 +144,19 @@ def counted(
             # the surer corner, as sure as that corner is. (A card's corner enlarged, a jack's read as
             # a seven at 0.71 beside its other corner's jack at 1.0, would else be a second card in
             # one place.) Alike sure, they may be two cards after all (the bottom corner of one in a
-            # row and the top of the one after next lie so), and both stand.
+            # row and the top of the one after next lie so), and both stand; but a court and a number
+            # with no card read between them whose outlined middle shows a picture are that court
+            # (its white run into a card beside it, the middle found no card whole).
             if j != k:
                 both = out[k][0] + out[j][0]
                 label, _ = agree(both)
+                courts = [card for card in pair if card[1][:-1] in COURT_RANKS]
+                if label == UNKNOWN and len(courts) == 1:
+                    others = [r for n, card in enumerate(out) if n not in (j, k) for r in card[0]]
+                    if not any(_between(a, b, r) for r in others):
+                        share = outlined(a, b)
+                        if share is not None and share > settings.picture:
+                            label = courts[0][1]
                 if label != UNKNOWN:
                     conf = max(r.confidence for r in both if r.label == label)
                     rest = [card for n, card in enumerate(out) if n not in (j, k)]
@@ -376,6 +390,18 @@ def _own_corners(group: list[Reading], k: int) -> tuple[tuple[Reading, Reading],
     """Two readings of card ``k`` (its readings ``group``) at opposite corners of it, or None."""
     own = [(a, b) for a in group for b in group if b is not a and opposite(a, b)]
     return (own[0], k) if own else None
+
+
+def _between(a: Reading, b: Reading, r: Reading) -> bool:
+    """Whether the index ``r`` lies on the card whose two opposite corners ``a`` and ``b`` would be,
+    clear of those corners by an index length: the card in the middle of a row, when ``a`` is the
+    bottom corner of the card before it and ``b`` the top corner of the one after."""
+    right = np.array([a.down[1], -a.down[0]])
+    far, off = b.centre - a.centre, r.centre - a.centre
+    along, across = float(far @ a.down), float(far @ right)
+    down, side = float(off @ a.down), float(off @ right)
+    length = (a.cand.length + b.cand.length) / 2
+    return length < down < along - length and min(0.0, across) <= side <= max(0.0, across)
 
 
 def _opposite_corner(k: int, cards: Sequence[Card]) -> tuple[tuple[Reading, Reading], int] | None:

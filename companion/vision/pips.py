@@ -232,6 +232,38 @@ class Middle:
             self._picture = self._share()
         return self._picture
 
+    def outlined(self) -> float | None:
+        """The share of the card's middle its largest mark covers, the card taken to lie where its two
+        read corners say (see :func:`_outline`), not where its white is found; None where there is no
+        card white to see marks against.
+
+        Why: a card lying against another runs its white into that card's, and a soft edge between
+        them may leave no card's shape to find (:func:`_face_apart`): a jack's picture then goes
+        unmeasured and its two corners, read as a jack and a seven alike surely, stood as two cards
+        (see :func:`companion.vision.arbitration.counted`). Asked only where nothing read lies
+        between the corners: two corners of two cards in a row have a third card between them, whose
+        picture this would measure as theirs.
+        """
+        if self._window is None:
+            return None
+        card, glyphs, _ = self._window
+        g = self._geometry
+        size = card.shape[0]
+        quarter = size // 4
+        hsv = np.asarray(cv2.cvtColor(balanced(card, g), cv2.COLOR_BGR2HSV), np.uint8)
+        paper = _percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90)
+        if paper < 60:
+            return None
+        found = _outline(glyphs, size, g)
+        if found is None:
+            return None
+        face, centre, across, along = found
+        middle = _middle(face, centre, across, along, g)
+        ink = (_ink(hsv, paper, g) & middle).astype(np.uint8)
+        n, _, stats, _ = _components(ink)
+        largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
+        return largest / max(int(middle.sum()), 1)
+
     def _share(self) -> float | None:
         if self._window is None or self._seen is None:
             return None
@@ -656,6 +688,39 @@ def _face(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> _Found | 
     white. A shape that is no card's is two cards whose white runs together, or a card cut by another.
     """
     return _card_in(_white(hsv, paper, g))
+
+
+def _outline(glyphs: Sequence[Point], size: int, g: PipGeometry) -> _Found | None:
+    """The card whose two opposite index corners have their glyphs' middles at ``glyphs`` (rank and
+    suit of each, in a window ``size`` pixels square), as :func:`_face` gives a card: its face, middle
+    and axes; None where no such card has the two indices in its opposite corners.
+
+    The card lies between the two index middles, as wide as their distance over ``g.index_diagonal``
+    and ``g.aspect`` times as long, its long side along one index's rank to suit: the first's, the
+    second's turned half round, or the mean of the two, the first of those that puts each index in a
+    corner, the two in opposite corners (a soft index's glyph middles can be off by a few degrees).
+    """
+    rank = [np.array(glyphs[0]), np.array(glyphs[2])]
+    suit = [np.array(glyphs[1]), np.array(glyphs[3])]
+    first, second = (rank[0] + suit[0]) / 2, (rank[1] + suit[1]) / 2
+    centre = (first + second) / 2
+    width = float(np.hypot(*(second - first))) / g.index_diagonal
+    length = g.aspect * width
+    downs = [(suit[0] - rank[0]), (rank[1] - suit[1])]
+    downs = [d / max(float(np.hypot(*d)), 1e-6) for d in downs]
+    downs.append(downs[0] + downs[1])
+    for down in downs:
+        down = down / max(float(np.hypot(*down)), 1e-6)
+        across = np.array([-down[1], down[0]]) / width
+        along = down / length
+        if not _read_on(glyphs, centre, across, along, g):
+            continue
+        angle = math.degrees(math.atan2(down[1], down[0]))
+        face = np.zeros((size, size), np.uint8)
+        box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (length, width), angle))
+        cv2.fillConvexPoly(face, np.round(box).astype(np.int32), 1)
+        return face.astype(bool), centre, across, along
+    return None
 
 
 def _white(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> npt.NDArray[np.uint8]:

@@ -334,15 +334,19 @@ class Recogniser:
         sure = np.clip(best, 1e-6, 1 - 1e-6)
         return float(np.mean(np.log(sure) - np.log1p(-sure)))
 
-    def _readings(self, frame: Frame, changed: Sequence[Box] = ()) -> tuple[Frame, float, list[Reading]]:
+    def _readings(
+        self, frame: Frame, changed: Sequence[Box] = (), known: frozenset[str] | None = None
+    ) -> tuple[Frame, float, list[Reading]]:
         """The working image, its scale, and one reading per index found (frame pixels).
 
         The image is also read at ``coarse`` of the working scale (see :class:`ScaleSettings`), so
         that big index prints (a close-up photo, a card right under the camera) are seen as well as
         small ones, unless every index named is small (``coarse_unless_under``); a small still photo is
         read enlarged by ``fine`` too, and so is each part of a filmed region where something changed
-        (``changed``, boxes in ``frame``'s pixels: see ScaleSettings.fine_regions); the readings of all
-        scales are merged.
+        (``changed``, boxes in ``frame``'s pixels: see ScaleSettings.fine_regions), unless ``known``
+        (the cards named in the frame before) is given and the working scale named a card there not
+        known and all else there all but certainly (see ScaleSettings.fine_unless_named); the
+        readings of all scales are merged.
         """
         at = self.settings.scales
         accepting = self.settings.reading
@@ -367,6 +371,9 @@ class Recogniser:
                 readings += self._enlarged(image, scale, (0, 0, image.shape[1], image.shape[0]))
             elif at.fine_regions:
                 for x0, y0, x1, y1 in changed:
+                    whole = known is not None and self._named_whole(readings, (x0, y0, x1, y1), known)
+                    if at.fine_unless_named and whole:
+                        continue
                     box = (
                         math.floor(x0 * scale),
                         math.floor(y0 * scale),
@@ -376,6 +383,17 @@ class Recogniser:
                     readings += self._enlarged(image, scale, box)
         kept = _whole(self._suppress(readings))
         return image, scale, _off_middles(kept, accepting, self.settings.pips)
+
+    def _named_whole(self, readings: Sequence[Reading], box: Box, known: frozenset[str]) -> bool:
+        """Whether ``readings`` (frame pixels) named every index found in ``box`` all but certainly
+        (PipSettings.sure_index), one of them a card not ``known`` (named in the frame before): the
+        part needs no enlarged read (see ScaleSettings.fine_unless_named). Why a card not known: a
+        pack holds one of each, so an index of a known card says nothing of what came, and a soft card
+        that came and went unread beside a card read surely must still be read enlarged."""
+        sure = self.settings.pips.sure_index
+        within = [r for r in readings if inside((float(r.centre[0]), float(r.centre[1])), box)]
+        fresh = any(r.label not in known for r in within)
+        return fresh and all(r.confidence >= sure for r in within)
 
     def _enlarged(self, image: Frame, scale: float, box: Box) -> list[Reading]:
         """Readings (frame pixels) of the part ``box`` (x0, y0, x1, y1) of ``image`` (the frame scaled by
@@ -604,7 +622,8 @@ class Recogniser:
             x0, y0, x1, y1 = box
             crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
             parts = _parts(changed, self.settings.scales.fine_reach * self._card_length(size), box)
-            fresh = [moved(s, x0, y0) for s in self._detect(crop, parts, box)]
+            known = frozenset(s.label for s in self._seen if s.card is not None)
+            fresh = [moved(s, x0, y0) for s in self._detect(crop, parts, box, known)]
             inner = (
                 x0 + (1 if x0 > 0 else -1),
                 y0 + (1 if y0 > 0 else -1),
@@ -626,12 +645,20 @@ class Recogniser:
             return 0.25 * min(size)
         return CARD_ASPECT * self._index_length / INDEX_SHARE
 
-    def _detect(self, frame: Frame, changed: Sequence[Box] = (), region: Box | None = None) -> list[Sighting]:
+    def _detect(
+        self,
+        frame: Frame,
+        changed: Sequence[Box] = (),
+        region: Box | None = None,
+        known: frozenset[str] | None = None,
+    ) -> list[Sighting]:
         """Every card visible in ``frame``, read whole (and enlarged where it ``changed``: see
         :meth:`_readings`). ``region``: where ``frame`` lies in the camera's frame when it is a part of
-        it (the looks at cards' middles are kept by the camera frame's places: see :meth:`_kept`)."""
+        it (the looks at cards' middles are kept by the camera frame's places: see :meth:`_kept`).
+        ``known``: the cards named in the frame before, where a part of ``changed`` may go unenlarged
+        (see :meth:`_readings`)."""
         accepting, counting = self.settings.reading, self.settings.pips
-        image, scale, readings = self._readings(frame, changed)
+        image, scale, readings = self._readings(frame, changed, known)
         lengths = [r.cand.length for r in readings if r.accepted(accepting)]
         self._last_length = float(np.median(lengths)) if lengths else None
         size = (frame.shape[1], frame.shape[0])
@@ -677,6 +704,7 @@ class Recogniser:
                 counting,
                 lambda a, b: self._kept(self._cores, cores, a, b, lambda: middle(a, b).cores(), at),
                 lambda a, b: middle(a, b).lone(),
+                lambda a, b: middle(a, b).outlined(),
             )
             taken = {id(r) for group, _, _ in cards for r in group}
             alone = [r for r in unsure if id(r) not in taken and not beside(r, named)]

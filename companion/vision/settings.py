@@ -120,6 +120,14 @@ class ScaleSettings:
     there a card arrives and is decided, and a region is a small part of a frame, so the cost is paid
     only while something moves, and only round the change itself (``fine_reach``); a card so read is
     kept when the whole frame is read again unenlarged (see ``Recogniser._detect_changed``)."""
+    fine_unless_named: bool = True
+    """Whether a part of a filmed region is left unenlarged when the working scale named every index
+    it found there all but certainly (``PipSettings.sure_index``), one of them a card not named in
+    the frame before (see ``Recogniser._named_whole``). Why: the enlarged read is for an index the
+    working scale cannot read (soft, small, run into a line), and a card laid sharp is read at once,
+    while enlarging cost a landing frame half its time (decisions, 75). No new card named there, or
+    anything less sure (a soft corner, a court's picture taken for an index), and the part is
+    enlarged as before."""
     fine_reach: float = 0.25
     """How far round the change itself (the cells that differ: a card laid, taken, or uncovered) a
     region is read enlarged, in card lengths. Why not the whole region: the region reaches
@@ -274,6 +282,8 @@ class PipGeometry:
     pale_red: int = 55
     """A mark redder than this (card white is under 40) but not solid is a red pip washed pink by
     glare (60-107 seen; a five counted four)."""
+    aspect: float = 1.4
+    """A card's length over its width (63 by 88 mm)."""
     window: float = 1.5
     """The window looked in, a share of ``diagonal``: a whole card fits, however turned."""
     index_diagonal: float = 1.24

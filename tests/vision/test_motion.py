@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -129,6 +131,37 @@ def test_a_soft_card_named_where_it_landed_is_placed_where_it_lies(
     seen = [s for s in gated.detect(soft_laid) if s.card is not None]
     assert [s.label for s in seen] == [name]
     assert np.hypot(seen[0].center[0] - x, seen[0].center[1] - y) < 96 / 2
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_sharp_card_named_all_but_certainly_is_not_read_again_enlarged(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card laid sharp is named all but certainly at the working scale: the region round it is not
+    read again enlarged (the enlarged read is for what that scale cannot read), and the frame names
+    the same cards as when it is."""
+    enlarged: list[int] = []
+    real = Recogniser._enlarged
+
+    def counted_enlarged(self: Recogniser, *args: object) -> list:
+        enlarged.append(1)
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Recogniser, "_enlarged", counted_enlarged)
+    t = table(seed)
+    after = landed(t, seed)
+    always = RecognitionSettings()
+    always = replace(always, scales=replace(always.scales, fine_unless_named=False))
+    seen = {}
+    for settings in (RecognitionSettings(), always):
+        reader = Recogniser(filmed=True, settings=settings)
+        reader.detect(t.frame)
+        enlarged.clear()
+        seen[settings] = _labels(reader.detect(after.frame))
+        seen[settings, "enlarged"] = len(enlarged)
+    assert after.faces[-1][0] in seen[RecognitionSettings()]
+    assert seen[RecognitionSettings()] == seen[always]
+    assert seen[RecognitionSettings(), "enlarged"] == 0 < seen[always, "enlarged"]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])

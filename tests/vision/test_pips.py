@@ -230,6 +230,33 @@ def test_a_card_lying_over_another_its_white_run_into_is_counted_right(under: st
     assert counted >= 15
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_card_its_two_corners_outline_shows_a_picture_only_on_a_court(seed: int) -> None:
+    """A card laid against another beside it, a little blurred, measured where its two read corners
+    say it lies rather than where its white is found: a court's picture covers more of its middle
+    than a picture's bar, a number card's largest pip less, whatever it lies against."""
+    rng = np.random.default_rng(seed)
+    shares: dict[str, list[float]] = {}
+    for top in ["Jh", "Qs", "Kd", "Jc", "2c", "5d", "9h", "10s"]:
+        for k in range(3):
+            width, turn = float(rng.uniform(110, 200)), float(rng.uniform(0, 360))
+            side = float(rng.choice([-1, 1]) * rng.uniform(0.6, 0.9) * width)
+            over = Placement(640, 360, turn, width)
+            beside = Placement(
+                640 + side * np.cos(np.radians(turn)), 360 - side * np.sin(np.radians(turn)), turn, width
+            )
+            frame = compose(wood(1280, 720, seed=k), [crop("5d"), crop(top)], [beside, over])
+            frame = gaussian_blur(frame, float(rng.uniform(0.5, 1.6)))
+            h, w = crop(top).shape[:2]
+            first, second = (tuple(_placed([r, s], (w, h), over)) for r, s in _real_indices(top))
+            share = Middle(frame, first, second).outlined()
+            assert share is not None, (top, k)
+            shares.setdefault(top, []).append(share)
+    bar = SHIPPED.pips.picture
+    assert {n: v for n, v in shares.items() if (min(v) > bar) != (n[0] in "JQK")} == {}
+    assert {n: v for n, v in shares.items() if (max(v) > bar) != (n[0] in "JQK")} == {}
+
+
 def _misprinted(index_of: str, pips_of: str, both: bool = True) -> np.ndarray:
     """The real deck's ``pips_of`` with the top-left index (and with ``both`` the other too) of
     ``index_of``: an index that says another rank than the card's middle, as a misread of an
@@ -517,6 +544,32 @@ def test_two_lone_corners_of_one_card_one_clearly_surer_are_one_card_named_by_it
     cards = [([top], "Jh", 1.0), ([replace(bottom, label="7h", confidence=0.71)], "7h", 0.71)]
     out = _counted(cards, lambda a, b: None, lambda a, b: None)
     assert [(label, conf) for _, label, conf in out] == [("Jh", 1.0)]
+
+
+@pytest.mark.parametrize(
+    ("outlined", "between", "named"),
+    [
+        (0.2, False, ["Jh"]),
+        (None, False, ["7h", "Jh"]),
+        (0.03, False, ["7h", "Jh"]),
+        (0.2, True, ["7h", "Jh", "Kd"]),
+    ],
+)
+def test_a_jack_and_a_seven_alike_sure_at_one_cards_corners_are_the_jack_where_it_shows_a_picture(
+    outlined: float | None, between: bool, named: list[str]
+) -> None:
+    """A jack's top corner read all but certainly and its bottom one, soft, as a seven nearly as
+    surely, its middle showing no card whole (its white run into the card beside it): where the card
+    the two corners outline shows a picture, it is the jack, one card. With nothing to measure, or no
+    picture, both stand as before; and so where a card read lies between the two corners, as the
+    middle card of a row does (the bottom corner of one card and the top of the one after next)."""
+    (top, bottom), _, _ = _corners_read("Jh", 0.999)[0]
+    cards = [([top], "Jh", 0.999), ([replace(bottom, label="7h", confidence=0.878)], "7h", 0.878)]
+    if between:
+        middle = Candidate((200.0, 240.0), (200.0, 265.0), 20.0)
+        cards.append(([_Reading(middle, "Kd", 1.0, 0.0)], "Kd", 1.0))
+    out = _counted(cards, lambda a, b: None, lambda a, b: None, outlined=lambda a, b: outlined)
+    assert sorted(label for _, label, _ in out) == named
 
 
 @pytest.mark.parametrize(("picture", "named"), [(0.02, [UNKNOWN]), (None, ["3h", "5h"])])
