@@ -257,12 +257,7 @@ class Middle:
         found = _outline(glyphs, size, g)
         if found is None:
             return None
-        face, centre, across, along = found
-        middle = _middle(face, centre, across, along, g)
-        ink = (_ink(hsv, paper, g) & middle).astype(np.uint8)
-        n, _, stats, _ = _components(ink)
-        largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
-        return largest / max(int(middle.sum()), 1)
+        return _largest_share(hsv, paper, found, g)
 
     def _share(self) -> float | None:
         if self._window is None or self._seen is None:
@@ -273,11 +268,7 @@ class Middle:
         # card's bottom corner and the next's top).
         if not _read_on(self._window[1], centre, across, along, g):
             return None
-        middle = _middle(face, centre, across, along, g)
-        ink = (_ink(hsv, paper, g) & middle).astype(np.uint8)
-        n, _, stats, _ = _components(ink)
-        largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
-        return largest / max(int(middle.sum()), 1)
+        return _largest_share(hsv, paper, (face, centre, across, along), g)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -688,6 +679,16 @@ def _face(hsv: npt.NDArray[np.uint8], paper: float, g: PipGeometry) -> _Found | 
     white. A shape that is no card's is two cards whose white runs together, or a card cut by another.
     """
     return _card_in(_white(hsv, paper, g))
+
+
+def _largest_share(hsv: npt.NDArray[np.uint8], paper: float, card: _Found, g: PipGeometry) -> float:
+    """The share of ``card``'s middle (its corners left out) that its largest mark covers, on card
+    white ``paper`` bright."""
+    middle = _middle(*card, g)
+    ink = (_ink(hsv, paper, g) & middle).astype(np.uint8)
+    n, _, stats, _ = _components(ink)
+    largest = max((int(stats[k, cv2.CC_STAT_AREA]) for k in range(1, n)), default=0)
+    return largest / max(int(middle.sum()), 1)
 
 
 def _outline(glyphs: Sequence[Point], size: int, g: PipGeometry) -> _Found | None:

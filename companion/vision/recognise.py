@@ -617,12 +617,12 @@ class Recogniser:
         size = (frame.shape[1], frame.shape[0])
         reach = settings.margin * self._card_length(size)
         seen = list(self._seen)
+        known = frozenset(s.label for s in seen if s.card is not None)
         for box in merged([grown(b, reach, size) for b in change.boxes]):
             changed = [b for b in change.boxes if box_in(b, box)]
             x0, y0, x1, y1 = box
             crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
             parts = _parts(changed, self.settings.scales.fine_reach * self._card_length(size), box)
-            known = frozenset(s.label for s in self._seen if s.card is not None)
             fresh = [moved(s, x0, y0) for s in self._detect(crop, parts, box, known)]
             inner = (
                 x0 + (1 if x0 > 0 else -1),
