@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "CARD_ASPECT",
     "FEATURE_SIZE",
     "PATCH_H",
     "PATCH_W",
@@ -56,6 +57,8 @@ __all__ = [
     "uneven",
 ]
 
+#: A card's length over its width (63 by 88 mm): where a read index says its card lies.
+CARD_ASPECT: Final = 1.4
 #: Size (pixels) of the upright patch each candidate is normalised to.
 PATCH_W: Final = 24
 PATCH_H: Final = 32

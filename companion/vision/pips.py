@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision.index import Candidate, suit_notches
+from companion.vision.index import CARD_ASPECT, Candidate, suit_notches
 from companion.vision.settings import SHIPPED, PipGeometry, PipSettings
 from companion.vision.types import Frame
 
@@ -697,7 +697,7 @@ def _outline(glyphs: Sequence[Point], size: int, g: PipGeometry) -> _Found | Non
     and axes; None where no such card has the two indices in its opposite corners.
 
     The card lies between the two index middles, as wide as their distance over ``g.index_diagonal``
-    and ``g.aspect`` times as long, its long side along one index's rank to suit: the first's, the
+    and ``CARD_ASPECT`` times as long, its long side along one index's rank to suit: the first's, the
     second's turned half round, or the mean of the two, the first of those that puts each index in a
     corner, the two in opposite corners (a soft index's glyph middles can be off by a few degrees).
     """
@@ -706,7 +706,7 @@ def _outline(glyphs: Sequence[Point], size: int, g: PipGeometry) -> _Found | Non
     first, second = (rank[0] + suit[0]) / 2, (rank[1] + suit[1]) / 2
     centre = (first + second) / 2
     width = float(np.hypot(*(second - first))) / g.index_diagonal
-    length = g.aspect * width
+    length = CARD_ASPECT * width
     downs = [(suit[0] - rank[0]), (rank[1] - suit[1])]
     downs = [d / max(float(np.hypot(*d)), 1e-6) for d in downs]
     downs.append(downs[0] + downs[1])

@@ -96,9 +96,8 @@ NAMER_FILE: Final = "index_cnn.npz"
 #: The namer as an ONNX graph, written from NAMER_FILE by the build: run by OpenCV, twice as fast.
 NAMER_GRAPH: Final = "index_cnn.onnx"
 #: An index's rank-to-suit distance as a share of its card's width (0.14-0.25 on the real deck and the
-#: demo deck), and a card's length over its width.
+#: demo deck).
 INDEX_SHARE: Final = 0.18
-CARD_ASPECT: Final = 1.4
 #: Candidates a sharpened picture is judged by (see Recogniser._sureness) are from this share of the
 #: given index's length to this: the same index, its glyphs run apart or together.
 _LIKE_LENGTH: Final = (0.6, 1.6)
@@ -370,8 +369,11 @@ class Recogniser:
             if not self.filmed:
                 readings += self._enlarged(image, scale, (0, 0, image.shape[1], image.shape[0]))
             elif at.fine_regions:
+                # One reading per index is judged: a coarser scale's less sure echo of an index read
+                # surely is the same index, not another left unread.
+                working = self._suppress(readings) if known is not None else []
                 for x0, y0, x1, y1 in changed:
-                    whole = known is not None and self._named_whole(readings, (x0, y0, x1, y1), known)
+                    whole = known is not None and self._named_whole(working, (x0, y0, x1, y1), known)
                     if at.fine_unless_named and whole:
                         continue
                     box = (
@@ -545,8 +547,8 @@ class Recogniser:
         # cards' middles, the blur measured) stands for the next frames.
         kept = (self._last_length, self._counts, self._pictures, self._cores, self._softness, self._sharp)
         h, w = frame.shape[:2]
-        reach = self.settings.motion.margin * CARD_ASPECT * width
-        fine_reach = self.settings.scales.fine_reach * CARD_ASPECT * width
+        reach = self.settings.motion.margin * idx.CARD_ASPECT * width
+        fine_reach = self.settings.scales.fine_reach * idx.CARD_ASPECT * width
         out = list(seen)
         for box in boxes:
             x0, y0, x1, y1 = box
@@ -643,7 +645,7 @@ class Recogniser:
         or a quarter of the frame's shorter side before any index is read."""
         if self._index_length is None:
             return 0.25 * min(size)
-        return CARD_ASPECT * self._index_length / INDEX_SHARE
+        return idx.CARD_ASPECT * self._index_length / INDEX_SHARE
 
     def _detect(
         self,

@@ -282,8 +282,6 @@ class PipGeometry:
     pale_red: int = 55
     """A mark redder than this (card white is under 40) but not solid is a red pip washed pink by
     glare (60-107 seen; a five counted four)."""
-    aspect: float = 1.4
-    """A card's length over its width (63 by 88 mm)."""
     window: float = 1.5
     """The window looked in, a share of ``diagonal``: a whole card fits, however turned."""
     index_diagonal: float = 1.24
