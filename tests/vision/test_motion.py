@@ -60,6 +60,21 @@ def test_a_card_laid_is_one_region_round_it() -> None:
     assert p.width < x1 - x0 < 3 * p.width and p.width < y1 - y0 < 3 * p.width
 
 
+def test_a_frame_not_a_whole_number_of_cells_is_compared_cell_by_cell_where_change_places_them() -> None:
+    """Each compared cell is the mean of the very pixels :meth:`Motion.change` reports it as (``cell``
+    square from a multiple of ``cell``), however many pixels are left over at the right and bottom (a
+    levelled camera's view from above is 2237 by 1237)."""
+    motion = Motion()
+    c = motion.settings.cell
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 256, (1237, 2237, 3), dtype=np.uint8)
+    small = motion.small(frame)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    assert small.shape == (1237 // c, 2237 // c)
+    for i, j in [(0, 0), (70, 140), (small.shape[0] - 1, small.shape[1] - 1)]:
+        assert small[i, j] == pytest.approx(gray[i * c : (i + 1) * c, j * c : (j + 1) * c].mean(), abs=0.5)
+
+
 def test_overlapping_regions_are_merged_and_apart_ones_kept() -> None:
     assert merged([(0, 0, 10, 10), (5, 5, 20, 20), (30, 30, 40, 40)]) == [(0, 0, 20, 20), (30, 30, 40, 40)]
 
