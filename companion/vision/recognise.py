@@ -387,11 +387,12 @@ class Recogniser:
         return image, scale, _off_middles(kept, accepting, self.settings.pips)
 
     def _named_whole(self, readings: Sequence[Reading], box: Box, known: frozenset[str]) -> bool:
-        """Whether ``readings`` (frame pixels) named every index found in ``box`` all but certainly
-        (PipSettings.sure_index), one of them a card not ``known`` (named in the frame before): the
-        part needs no enlarged read (see ScaleSettings.fine_unless_named). Why a card not known: a
-        pack holds one of each, so an index of a known card says nothing of what came, and a soft card
-        that came and went unread beside a card read surely must still be read enlarged."""
+        """Whether ``readings`` (frame pixels, one per index: see :meth:`_suppress`) named every index
+        found in ``box`` all but certainly (PipSettings.sure_index), one of them a card not ``known``
+        (named in the frame before): the part needs no enlarged read (see
+        ScaleSettings.fine_unless_named). Why a card not known: a pack holds one of each, so an index
+        of a known card says nothing of what came, and a soft card that came and went unread beside a
+        card read surely must still be read enlarged."""
         sure = self.settings.pips.sure_index
         within = [r for r in readings if inside((float(r.centre[0]), float(r.centre[1])), box)]
         fresh = any(r.label not in known for r in within)
