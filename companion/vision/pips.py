@@ -115,7 +115,10 @@ class Middle:
         g = self._geometry = settings.geometry
         window = _window(image, first, second, g)
         self._window = window
-        self._seen = None if window is None else _card_white(card=window[0], g=g, glyphs=window[1])
+        self._lit = None if window is None else _lit(window[0], g)
+        self._seen = (
+            None if window is None or self._lit is None else _card_white(window[0], g, window[1], self._lit)
+        )
         self._counted: Counted | None = None
         self._count_asked = False
         self._shape: Pips | None = None
@@ -244,17 +247,12 @@ class Middle:
         between the corners: two corners of two cards in a row have a third card between them, whose
         picture this would measure as theirs.
         """
-        if self._window is None:
+        if self._window is None or self._lit is None:
             return None
         card, glyphs, _ = self._window
         g = self._geometry
-        size = card.shape[0]
-        quarter = size // 4
-        hsv = np.asarray(cv2.cvtColor(balanced(card, g), cv2.COLOR_BGR2HSV), np.uint8)
-        paper = _percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90)
-        if paper < 60:
-            return None
-        found = _outline(glyphs, size, g)
+        hsv, paper = self._lit
+        found = _outline(glyphs, card.shape[0], g)
         if found is None:
             return None
         return _largest_share(hsv, paper, found, g)
@@ -459,17 +457,36 @@ _Found = tuple[npt.NDArray[np.bool_], Vector, Vector, Vector]
 _White = tuple[npt.NDArray[np.uint8], float, _Found]
 
 
-def _card_white(card: Frame, g: PipGeometry, glyphs: Sequence[Point] = ()) -> _White | None:
-    """The window ``card`` in HSV, how bright its card white is, and the card found in it (see
-    :func:`_face`; ``glyphs``: the middles of the rank and suit of its two index corners read, if any);
-    None where there is no card white to see marks against (a dark face) or no card of a card's shape."""
+#: A window lit: the window in HSV, and the brightest tenth of its middle half (see :func:`_lit`).
+_Lit = tuple[npt.NDArray[np.uint8], float]
+
+
+def _lit(card: Frame, g: PipGeometry) -> _Lit | None:
+    """The window ``card`` white-balanced in HSV, and how bright the brightest tenth of its middle
+    half is: the card white marks are seen against (see :func:`_card_white` and
+    :meth:`Middle.outlined`, which both start from it); None where that is too dark for card white (a
+    dark face)."""
     size = card.shape[0]
     quarter = size // 4
     hsv = np.asarray(cv2.cvtColor(balanced(card, g), cv2.COLOR_BGR2HSV), np.uint8)
-    middle = hsv[quarter : size - quarter, quarter : size - quarter]
-    brightest = _percentile(middle[..., 2], 90)
-    if brightest < 60:
+    brightest = _percentile(hsv[quarter : size - quarter, quarter : size - quarter, 2], 90)
+    return None if brightest < 60 else (hsv, brightest)
+
+
+def _card_white(
+    card: Frame, g: PipGeometry, glyphs: Sequence[Point] = (), lit: _Lit | None = None
+) -> _White | None:
+    """The window ``card`` in HSV, how bright its card white is, and the card found in it (see
+    :func:`_face`; ``glyphs``: the middles of the rank and suit of its two index corners read, if any;
+    ``lit``: :func:`_lit` of it, if already worked out); None where there is no card white to see
+    marks against (a dark face) or no card of a card's shape."""
+    lit = _lit(card, g) if lit is None else lit
+    if lit is None:
         return None
+    hsv, brightest = lit
+    size = card.shape[0]
+    quarter = size // 4
+    middle = hsv[quarter : size - quarter, quarter : size - quarter]
     # A lamp's glare on the card can set the brightest tenth, and the rest of its white, dimmer than
     # three quarters of that, is then not seen as white: the pale pixels' median is card white then.
     pale = middle[..., 1] < g.pale
