@@ -84,7 +84,7 @@ from companion.vision.settings import (
     ReadingSettings,
     RecognitionSettings,
 )
-from companion.vision.soft import sharpened, smeared, soft_spades, suits_by_shape
+from companion.vision.soft import by_court_marks, sharpened, smeared, soft_spades, suits_by_shape
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "NAMER_GRAPH", "Recogniser", "one_of_each"]
@@ -101,6 +101,8 @@ INDEX_SHARE: Final = 0.18
 #: Candidates a sharpened picture is judged by (see Recogniser._sureness) are from this share of the
 #: given index's length to this: the same index, its glyphs run apart or together.
 _LIKE_LENGTH: Final = (0.6, 1.6)
+#: The rank network's classes of a jack, a queen and a king.
+_COURT_INDICES: Final = [RANK_TEXTS.index(rank) for rank in ("J", "Q", "K")]
 
 #: Two corners read: their names, and their places in frame pixels divided by TrackingSettings.still.
 _Still = tuple[str, str, int, int, int, int]
@@ -258,14 +260,28 @@ class Recogniser:
         # where 99 % could be).
         floor = self._softness if self._sharp else 0.0
         spade = np.argmax(ps[live], axis=1) == 3
-        even = soft_spades(ps[live], gray, [cands[n] for n in live.tolist()], self.settings.suits, floor)
+        live_cands = [cands[n] for n in live.tolist()]
+        even = soft_spades(ps[live], gray, live_cands, self.settings.suits, floor)
+        if not self.filmed:
+            # A photo's soft court is named by its frame's large suit mark (see by_court_marks).
+            courts = np.isin(np.argmax(pr[live, :NOT_INDEX], axis=1), _COURT_INDICES)
+            pipping = self.settings.pips
+            even = by_court_marks(
+                ps[live],
+                even,
+                courts,
+                gray,
+                live_cands,
+                self.settings.suits,
+                pipping.club_notch,
+                pipping.spade_notch,
+            )
         doubted = live[spade & (even[:, 0] == even[:, 3])]
         settled[doubted] = pr[doubted, :NOT_INDEX].max(axis=1) * (ps[doubted, 0] + ps[doubted, 3])
         if not self.filmed:
             ps[live] = even
         confidence = pr[:, :NOT_INDEX].max(axis=1) * ps.max(axis=1)
         if not self.filmed:  # as with soft spades: on the camera's path the watch decides over frames
-            live_cands = [cands[n] for n in live.tolist()]
             confidence[live] = smeared(confidence[live], gray, live_cands, self.settings)
         out: list[Reading] = []
         kept = np.flatnonzero(~rejected)

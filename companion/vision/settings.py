@@ -227,6 +227,28 @@ class SuitSettings:
     red_sway: float = 2.5
     """The same for red suits, weaker: the network rarely mixes hearts and diamonds, and a small
     heart's notch can fill in, so the shape only settles a red suit the network is unsure of."""
+    court_across: tuple[float, float] = (0.1, 3.1)
+    """Where beside a court's index its picture frame's large suit mark is looked for (see
+    :func:`companion.vision.index.court_pip_notches`): across the card from the index's middle line,
+    inward, in index lengths (rank to suit). On the real deck's courts the mark lies 0.6-2.2 lengths
+    in; the region reaches past it both ways so that blur does not let the region's edge cut it."""
+    court_down: tuple[float, float] = (-1.2, 1.8)
+    """... and down the card from the index's rank glyph (the mark's middle lies about level with the
+    index's suit mark)."""
+    court_inward: float = 0.6
+    """The mark's middle lies at least this many index lengths in: the index's own glyphs lie nearer."""
+    court_size: tuple[float, float] = (1.0, 1.8)
+    """The mark is this many index lengths across: the real deck's 1.2-1.5 sharp to a 3 pixel disc,
+    about twice its index's suit mark. Not smaller: a deck that prints the frame's mark no larger than
+    its index's own (the demo deck's jumbo index, 0.66-0.75) gains nothing by it, as blur takes the
+    notches of both alike (one such spade measured 0.064 at a 3 pixel disc, as notched as a club)."""
+    court_fill: float = 0.4
+    """... and solid: at least this share of its box is ink (a suit mark 0.55-0.6; the picture's
+    strokes less)."""
+    court_symmetry: float = 0.7
+    """... and mirror-symmetric about its upright middle line: its mirror image covers at least this
+    share of it, overlap over union (the real deck's marks 0.77-0.97 sharp to a 3 pixel disc; pieces
+    of the demo deck's court pictures as large, 0.49-0.66)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from companion.vision.types import Frame
 
 __all__ = [
     "Judge",
+    "by_court_marks",
     "deblurred",
     "disc",
     "line",
@@ -376,6 +377,49 @@ def soft_spades(
     soft = spade[blur > settings.spade_blur]
     out = ps.copy()
     out[soft, 0] = out[soft, 3] = (ps[soft, 0] + ps[soft, 3]) / 2
+    return out
+
+
+def by_court_marks(
+    ps: npt.NDArray[np.float32],
+    even: npt.NDArray[np.float32],
+    courts: npt.NDArray[np.bool_],
+    gray: Frame,
+    cands: list[idx.Candidate],
+    settings: SuitSettings,
+    club_notch: float,
+    spade_notch: float,
+) -> npt.NDArray[np.float32]:
+    """``even`` (suit probabilities after :func:`soft_spades`) with each soft spade that reads a court
+    (``courts``) named by its picture frame's large suit mark (see
+    :func:`companion.vision.index.court_pip_notches`), where that mark says plainly: notched at least
+    ``club_notch`` deep, the club; at most ``spade_notch``, the spade (the bars the pips of a number
+    card and an ace's one pip are read by). The black suit the network gave (``ps``) goes wholly to
+    the one named. Elsewhere the card stays unread.
+
+    Why: a court has no pips to count and, unlike an ace, no mark in its middle; its index alone was
+    left to tell a club from a spade, and in a soft photo it cannot (the tuning tables at a 2.5 pixel
+    disc lost 7 of their 8 kings of spades so). The frame's mark is three times the index's suit mark
+    and keeps its notches through that blur, as the ace's pip does.
+    """
+    soft = np.flatnonzero(courts & (even[:, 0] == even[:, 3]) & (np.argmax(ps, axis=1) == 3))
+    if soft.size == 0:
+        return even
+    depth = idx.court_pip_notches(
+        gray,
+        [cands[k] for k in soft.tolist()],
+        settings.court_across,
+        settings.court_down,
+        settings.court_inward,
+        settings.court_size,
+        settings.court_fill,
+        settings.court_symmetry,
+    )
+    out = even.copy()
+    black = ps[soft, 0] + ps[soft, 3]
+    club, spade = soft[depth >= club_notch], soft[depth <= spade_notch]
+    out[club, 0], out[club, 3] = black[depth >= club_notch], 0.0
+    out[spade, 3], out[spade, 0] = black[depth <= spade_notch], 0.0
     return out
 
 
