@@ -63,12 +63,23 @@ def card_middle(r: Reading, g: PipGeometry) -> tuple[float, float]:
 
 def opposite(a: Reading, b: Reading) -> bool:
     """Whether two readings lie as the two index corners of one card, each turned half round from the
-    other (see :meth:`companion.vision.recognise.Recogniser._same_card`), whatever they say."""
+    other (see :meth:`companion.vision.recognise.Recogniser._same_card`), whatever they say.
+
+    ``b`` must not lie off to ``a``'s left by more than an index length: a card's body lies to the
+    right of an index read upright (see :func:`card_middle`), and so does its other corner, seen from
+    either. (A deck printing four indices has one more turned corner straight below, across nothing.)
+    Why: a card's corner to the left and below is the corner of the card beside it in a row; taken
+    for this card's other corner, the pips between the two were counted as this card's (a nine of
+    clubs' top corner paired so with the two of clubs' bottom corner beside it, seen at 45 degrees,
+    was named the two, and its own bottom corner, read as a nine of spades, stood as a second card).
+    """
     along, across, length, turn = lie(a, b)
+    side = float((b.centre - a.centre) @ np.array([a.down[1], -a.down[0]]))
     return (
         turn < -0.8
         and 1.5 * length < along < 16 * length
         and across < along + length
+        and side > -length
         and float(np.hypot(along, across)) < 16 * length
     )
 

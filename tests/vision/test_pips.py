@@ -368,6 +368,39 @@ def test_unsure_readings_apart_are_not_paired() -> None:
     assert unsure_pairs([a, beside], lambda a, b: Pips(7, False, 0.02, 0.55)) == []
 
 
+def _turned(label: str, x: float, confidence: float = 1.0) -> _Reading:
+    """A corner read as ``label``, turned half round from an upright index at (300, 110), 140 pixels
+    below it and ``x`` pixels along the table."""
+    return _Reading(Candidate((x, 260.0), (x, 240.0), 20.0), label, confidence, 0.0)
+
+
+def test_a_cards_other_corner_lies_to_the_right_of_its_upright_index_not_to_the_left() -> None:
+    """A card's body, and so its other corner, lies to the right of an index read upright (a deck
+    printing four indices has one more straight below); a turned corner to the left and below is
+    the corner of the card beside it in a row."""
+    upright = _Reading(Candidate((300.0, 100.0), (300.0, 120.0), 20.0), "9c", 1.0, 0.0)
+    assert opposite(upright, _turned("9c", 400.0)) and opposite(_turned("9c", 400.0), upright)
+    assert opposite(upright, _turned("9c", 300.0))
+    assert not opposite(upright, _turned("2c", 200.0)) and not opposite(_turned("2c", 200.0), upright)
+
+
+def test_a_lone_corner_is_counted_with_its_own_cards_other_corner_not_with_the_card_beside_it() -> None:
+    """A nine of clubs' top corner, its bottom corner read as the nine of spades to its right, and the
+    two of spades' bottom corner to its left (the card before it in a row): the nine is counted
+    between its own two corners and named by its pips, and the two stands as read."""
+    top = _Reading(Candidate((300.0, 100.0), (300.0, 120.0), 20.0), "9c", 1.0, 0.0)
+    own, beside = _turned("9s", 400.0, 0.7), _turned("2s", 200.0, 0.97)
+
+    def pips_between(a: _Reading, b: _Reading) -> Pips:
+        return Pips(9, False, 0.2, 0.55) if {a.label, b.label} == {"9c", "9s"} else Pips(2, False, 0.02, 0.55)
+
+    cards = _counted(
+        [([top], "9c", 1.0), ([beside], "2s", 0.97), ([own], "9s", 0.7)], pips_between, lambda a, b: None
+    )
+    named = sorted((label, sorted(r.label for r in group)) for group, label, _ in cards)
+    assert named == [("2s", ["2s"]), ("9c", ["9c", "9s"])]
+
+
 def _elsewhere(label: str, x: float) -> _Reading:
     """A corner read surely as ``label``, lying ``x`` pixels along the table, far from the others."""
     return _Reading(Candidate((x, 600.0), (x, 625.0), 20.0), label, 1.0, 0.0)
