@@ -204,22 +204,31 @@ def unsure_pairs(
     unsure: Sequence[Reading],
     pips_between: Callable[[Reading, Reading], Count | None],
     settings: PipSettings = SHIPPED.pips,
+    by_corners: Callable[[Reading, Reading], Count | None] = lambda a, b: None,
+    lone: Callable[[Reading, Reading], float | None] = lambda a, b: None,
+    named: Sequence[Reading] = (),
 ) -> list[Card]:
     """Cards read only unsurely, at both their corners, that their middles name: two readings too
     unsure to name anything (``unsure``), lying as one card's opposite corners and reading one number,
     whose pips are plainly that many and plainly of one suit of the colour read (see :func:`by_pips`).
+    Where the card's white is not found apart from another's, its pips are counted on the card its
+    corners place (``by_corners``: see :meth:`companion.vision.pips.Middle.counted_by_corners`),
+    unless a card read (``named``) lies between the corners. Two reading a black ace are named by
+    its one pip's notches (``lone``: see :func:`_ace`).
 
     Why: blur takes a suit mark's detail before its rank's, and a spade is told from a club by detail
     alone (notches a club has and a spade lacks). So a soft photo's spades are read unsurely where
     their ranks are plain (see :func:`companion.vision.soft.soft_spades`), and unread they were half
     of a soft table's black cards. The middle's pips are three times an index's suit mark, and show
     what the blur took from the corners; two corners and a count agreeing on the rank leave the pips
-    only the suit to say.
+    only the suit to say. An ace has no count, but its one pip is as large and keeps its notches as
+    well (the tuning tables at a 3 pixel disc left 6 of their black aces unread so).
     """
     out: list[Card] = []
     used: set[int] = set()
     for i, a in enumerate(unsure):
-        if i in used or a.label[:-1] not in PIP_RANKS:
+        ace = a.label in ("Ac", "As")
+        if i in used or (a.label[:-1] not in PIP_RANKS and not ace):
             continue
         for j in range(i + 1, len(unsure)):
             b = unsure[j]
@@ -227,10 +236,15 @@ def unsure_pairs(
                 continue
             if not opposite(a, b):
                 continue
-            found = pips_between(a, b)
-            if found is None or found.count != PIP_RANKS[a.label[:-1]]:
-                continue
-            shown = _shown(found, settings)()
+            if ace:
+                shown = _ace([a, b], partial(lone, a, b), settings)
+            else:
+                found = pips_between(a, b)
+                if found is None and not any(_between(a, b, r) for r in named):
+                    found = by_corners(a, b)
+                if found is None or found.count != PIP_RANKS[a.label[:-1]]:
+                    continue
+                shown = _shown(found, settings)()
             if shown is None or (shown[-1] in RED) != (a.label[-1] in RED):
                 continue
             out.append(([a, b], shown, settings.pip_confidence))

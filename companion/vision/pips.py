@@ -124,19 +124,59 @@ class Middle:
         self._shape: Pips | None = None
         self._picture: float | None = None
         self._picture_asked = False
+        self._placed_count: Counted | None = None
+        self._placed_asked = False
 
     def counted(self) -> Counted | None:
         """The plain count of the card's pips (see :func:`count_pips`), or None."""
         if not self._count_asked:
             self._count_asked = True
-            self._counted = self._count()
+            self._counted = self._count(self._seen)
         return self._counted
 
-    def _count(self) -> Counted | None:
-        if self._window is None or self._seen is None:
+    def counted_by_corners(self) -> Counted | None:
+        """Where no card white of a card's shape is found (so :meth:`counted` is None), the plain
+        count of the card taken to lie where its two read corners say (see :func:`_outline`); else
+        None.
+
+        Why: a card lying over another runs its white into that card's, and blurred, the edge
+        between them is too soft to part them (:func:`_face_apart`); its pips went uncounted (a soft
+        photo's four of spades lying over an eight, read unsurely at both corners, was left unread).
+        Asked only of two unsure corners reading one rank, with no card read between them (see
+        :func:`companion.vision.arbitration.unsure_pairs`): a count that is not that rank names
+        nothing, so the marks of a card lying over this one cannot name it.
+        """
+        if self._seen is not None:
+            return None
+        if not self._placed_asked:
+            self._placed_asked = True
+            self._placed_count = self._count(self._placed())
+        return self._placed_count
+
+    def _placed(self) -> _White | None:
+        """The card as its white shows it, else as its two read corners place it (see
+        :func:`_outline`), on its window's brightest white; None where neither is had."""
+        if self._seen is not None:
+            return self._seen
+        if self._window is None or self._lit is None:
+            return None
+        found = _outline(self._window[1], self._window[0].shape[0], self._geometry)
+        if found is None:
+            return None
+        hsv, paper = self._lit
+        # Only the card white in that outline, with all it encloses: a soft card's rim, dimmed by the
+        # table beyond it, is no mark on it (taken in, it was a pale mark: see _washed_out).
+        white = (_white(hsv, paper, self._geometry) & found[0]).astype(np.uint8)
+        outline, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        face = np.zeros_like(white)
+        cv2.drawContours(face, outline, -1, 1, -1)
+        return hsv, paper, (face.astype(bool), *found[1:])
+
+    def _count(self, seen: _White | None) -> Counted | None:
+        if self._window is None or seen is None:
             return None
         card, glyphs, reach = self._window
-        seen, g = self._seen, self._geometry
+        g = self._geometry
         found = _marks(seen, glyphs, reach, g)
         if found is None:
             return None
@@ -191,11 +231,14 @@ class Middle:
         on the tuning tables at a 3 pixel disc an ace of clubs' pip was notched 0.10 and more both
         ways, the spades' of the twos and threes at most 0.026 one way. A great ornate ace of spades
         (a hollow outline round a picture) is many marks, or one too large for a pip, and has none.
+        Where the ace's white runs into a neighbour's, the card its corners place is looked in (see
+        :meth:`counted_by_corners`): the lone pip must still lie in its middle, alone.
         """
-        if self._window is None or self._seen is None:
+        seen = self._placed()
+        if self._window is None or seen is None:
             return None
         card, glyphs, _ = self._window
-        hsv, paper, (face, centre, across, along) = self._seen
+        hsv, paper, (face, centre, across, along) = seen
         g = self._geometry
         if not _read_on(glyphs, centre, across, along, g):
             return None

@@ -731,6 +731,9 @@ class Recogniser:
                 alone,
                 lambda a, b: self._kept(self._counts, counts, a, b, lambda: middle(a, b).counted(), at),
                 counting,
+                lambda a, b: middle(a, b).counted_by_corners(),
+                lambda a, b: middle(a, b).lone(),
+                named,
             )
             if region is None:
                 self._counts, self._pictures, self._cores = counts, pictures, cores

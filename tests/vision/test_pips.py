@@ -13,7 +13,7 @@ from companion.app.deck import load_deck
 from companion.vision.arbitration import counted as _counted
 from companion.vision.arbitration import spades_by_the_pack, unsure_pairs
 from companion.vision.index import Candidate
-from companion.vision.pips import Middle, Pips, count_pips, pips_of, shows_picture
+from companion.vision.pips import Corner, Middle, Pips, count_pips, pips_of, shows_picture
 from companion.vision.reading import Reading as _Reading
 from companion.vision.reading import opposite
 from companion.vision.recognise import Recogniser
@@ -230,6 +230,22 @@ def test_a_card_lying_over_another_its_white_run_into_is_counted_right(under: st
     assert counted >= 15
 
 
+def _against(
+    top: str, under: str, rng: np.random.Generator, widths: tuple[float, float], seed: int
+) -> tuple[np.ndarray, Corner, Corner]:
+    """The real deck's ``top`` laid at a random turn and width (``widths``) against ``under`` beside it,
+    0.6-0.9 of a card's width apart, on a table; and the middles of ``top``'s two read corners."""
+    width, turn = float(rng.uniform(*widths)), float(rng.uniform(0, 360))
+    side = float(rng.choice([-1, 1]) * rng.uniform(0.6, 0.9) * width)
+    over = Placement(640, 360, turn, width)
+    away = (side * np.cos(np.radians(turn)), -side * np.sin(np.radians(turn)))
+    beside = Placement(640 + away[0], 360 + away[1], turn, width)
+    frame = compose(wood(1280, 720, seed=seed), [crop(under), crop(top)], [beside, over])
+    h, w = crop(top).shape[:2]
+    first, second = (tuple(_placed([r, s], (w, h), over)) for r, s in _real_indices(top))
+    return frame, first, second
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_card_its_two_corners_outline_shows_a_picture_only_on_a_court(seed: int) -> None:
     """A card laid against another beside it, a little blurred, measured where its two read corners
@@ -239,22 +255,50 @@ def test_the_card_its_two_corners_outline_shows_a_picture_only_on_a_court(seed: 
     shares: dict[str, list[float]] = {}
     for top in ["Jh", "Qs", "Kd", "Jc", "2c", "5d", "9h", "10s"]:
         for k in range(3):
-            width, turn = float(rng.uniform(110, 200)), float(rng.uniform(0, 360))
-            side = float(rng.choice([-1, 1]) * rng.uniform(0.6, 0.9) * width)
-            over = Placement(640, 360, turn, width)
-            beside = Placement(
-                640 + side * np.cos(np.radians(turn)), 360 - side * np.sin(np.radians(turn)), turn, width
-            )
-            frame = compose(wood(1280, 720, seed=k), [crop("5d"), crop(top)], [beside, over])
+            frame, first, second = _against(top, "5d", rng, (110, 200), k)
             frame = gaussian_blur(frame, float(rng.uniform(0.5, 1.6)))
-            h, w = crop(top).shape[:2]
-            first, second = (tuple(_placed([r, s], (w, h), over)) for r, s in _real_indices(top))
             share = Middle(frame, first, second).outlined()
             assert share is not None, (top, k)
             shares.setdefault(top, []).append(share)
     bar = SHIPPED.pips.picture
     assert {n: v for n, v in shares.items() if (min(v) > bar) != (n[0] in "JQK")} == {}
     assert {n: v for n, v in shares.items() if (max(v) > bar) != (n[0] in "JQK")} == {}
+
+
+def test_a_soft_number_card_against_another_is_counted_where_its_corners_place_it() -> None:
+    """A card laid against another beside it behind a lens 3 pixels soft: their whites run together
+    and the soft edge between them often leaves no card's shape to find, so the card white gives no
+    count; the card its two corners place is counted then. Either way the count is its rank's and its
+    pips are plainly of its suit; not one is left uncounted."""
+    rng = np.random.default_rng(1)
+    pips, by_corners = SHIPPED.pips, 0
+    for rank in range(2, 11):
+        for top in (f"{rank}s", f"{rank}c"):
+            for k in range(2):
+                frame, first, second = _against(top, "8d", rng, (100, 130), k)
+                frame = defocus(frame, 3.0)
+                middle = Middle(frame, first, second)
+                found = middle.counted()
+                if found is None:
+                    found = middle.counted_by_corners()
+                    by_corners += 1
+                else:
+                    assert middle.counted_by_corners() is None  # asked only where the white says nothing
+                assert found is not None, (top, k)
+                notch = found.shape().notch
+                assert found.count == rank, (top, k)
+                assert notch >= pips.club_notch if top[-1] == "c" else notch <= pips.spade_notch, (top, k)
+    assert by_corners >= 8
+
+
+def test_a_soft_ace_against_another_shows_its_lone_pip_where_its_corners_place_it() -> None:
+    """As above for an ace of clubs: its one pip is found and notched as a club's either way."""
+    rng = np.random.default_rng(2)
+    for k in range(6):
+        frame, first, second = _against("Ac", "8d", rng, (100, 130), k)
+        frame = defocus(frame, 3.0)
+        notch = Middle(frame, first, second).lone()
+        assert notch is not None and notch >= SHIPPED.pips.club_notch, k
 
 
 def _misprinted(index_of: str, pips_of: str, both: bool = True) -> np.ndarray:
@@ -359,6 +403,41 @@ def test_two_unsure_corners_of_one_card_are_named_by_its_pips(
     cards = unsure_pairs([replace(a, label=top), replace(b, label=bottom)], lambda a, b: shown)
     assert [label for _, label, _ in cards] == named
     assert all(len(group) == 2 for group, _, _ in cards)
+
+
+@pytest.mark.parametrize(
+    ("top", "bottom", "notch", "named"),
+    [
+        ("As", "As", 0.12, ["Ac"]),  # a soft ace of clubs: its pip plainly notched
+        ("Ac", "As", 0.01, ["As"]),  # a plain pip: the spade
+        ("As", "As", 0.05, []),  # between the two: still unread
+        ("As", "As", None, []),  # no lone pip in its middle
+        ("Ah", "Ah", 0.12, []),  # a red ace's suit is not in doubt from blur
+    ],
+)
+def test_two_unsure_corners_of_a_black_ace_are_named_by_its_pip(
+    top: str, bottom: str, notch: float | None, named: list[str]
+) -> None:
+    """An ace has no pips to count, but its one pip, three times an index's suit mark, keeps a club's
+    notches through a blur that takes the corners' (see Middle.lone)."""
+    (a, b), _, _ = _corners_read("7c", 0.45)[0]
+    cards = unsure_pairs(
+        [replace(a, label=top), replace(b, label=bottom)], lambda a, b: None, lone=lambda a, b: notch
+    )
+    assert [label for _, label, _ in cards] == named
+    assert all(len(group) == 2 for group, _, _ in cards)
+
+
+def test_two_unsure_corners_are_counted_where_they_place_their_card_unless_a_card_lies_between() -> None:
+    """Where no card white of a card's shape is found between two unsure corners, the card their
+    corners place is counted instead; not where a card read lies between them, whose pips those
+    would be (two cards' corners at either end of a row)."""
+    (a, b), _, _ = _corners_read("7c", 0.45)[0]
+    spades = Pips(7, False, 0.02, 0.55)
+    cards = unsure_pairs([a, b], lambda a, b: None, by_corners=lambda a, b: spades)
+    assert [label for _, label, _ in cards] == ["7s"]
+    middle = _Reading(Candidate((200.0, 240.0), (200.0, 265.0), 20.0), "9h", 1.0, 0.0)  # between the two
+    assert unsure_pairs([a, b], lambda a, b: None, by_corners=lambda a, b: spades, named=[middle]) == []
 
 
 def test_unsure_readings_apart_are_not_paired() -> None:
