@@ -1047,6 +1047,10 @@ def court_pip_notches(
     is left unread rather than named a club. Thin strokes run into it (its stem, the picture
     frame's line) are opened away by a disc half as wide as its thickest part, as a joined suit mark's
     are in :func:`suit_notches`; the stem goes too, so a spade keeps no hollow and a club its lobes'.
+
+    A number card from four up prints its nearest pip where a court prints that mark, as large and
+    upright as it, and is asked alike (tuning tables 10-99 at 2 and 3 pixel discs: 737 black number
+    indices measured, none on the other suit's side of the bars).
     """
     out = np.full(len(cands), np.nan, np.float32)
     side = _COURT_SIDE

@@ -84,7 +84,7 @@ from companion.vision.settings import (
     ReadingSettings,
     RecognitionSettings,
 )
-from companion.vision.soft import by_court_marks, sharpened, smeared, soft_spades, suits_by_shape
+from companion.vision.soft import by_marks_beside, sharpened, smeared, soft_spades, suits_by_shape
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting, seen_from_text
 
 __all__ = ["DEFAULT_MODEL", "FINDER_FILE", "NAMER_FILE", "NAMER_GRAPH", "Recogniser", "one_of_each"]
@@ -101,8 +101,8 @@ INDEX_SHARE: Final = 0.18
 #: Candidates a sharpened picture is judged by (see Recogniser._sureness) are from this share of the
 #: given index's length to this: the same index, its glyphs run apart or together.
 _LIKE_LENGTH: Final = (0.6, 1.6)
-#: The rank network's classes of a jack, a queen and a king.
-_COURT_INDICES: Final = [RANK_TEXTS.index(rank) for rank in ("J", "Q", "K")]
+#: The rank network's class of an ace.
+_ACE_INDEX: Final = RANK_TEXTS.index("A")
 
 #: Two corners read: their names, and their places in frame pixels divided by TrackingSettings.still.
 _Still = tuple[str, str, int, int, int, int]
@@ -263,13 +263,14 @@ class Recogniser:
         live_cands = [cands[n] for n in live.tolist()]
         even = soft_spades(ps[live], gray, live_cands, self.settings.suits, floor)
         if not self.filmed:
-            # A photo's soft court is named by its frame's large suit mark (see by_court_marks).
-            courts = np.isin(np.argmax(pr[live, :NOT_INDEX], axis=1), _COURT_INDICES)
+            # A photo's soft spade is named by the large suit mark beside its index: a court's frame
+            # mark, a number card's nearest pip (see by_marks_beside).
+            beside_marks = np.argmax(pr[live, :NOT_INDEX], axis=1) != _ACE_INDEX
             pipping = self.settings.pips
-            even = by_court_marks(
+            even = by_marks_beside(
                 ps[live],
                 even,
-                courts,
+                beside_marks,
                 gray,
                 live_cands,
                 self.settings.suits,

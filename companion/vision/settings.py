@@ -231,7 +231,9 @@ class SuitSettings:
     """Where beside a court's index its picture frame's large suit mark is looked for (see
     :func:`companion.vision.index.court_pip_notches`): across the card from the index's middle line,
     inward, in index lengths (rank to suit). On the real deck's courts the mark lies 0.6-2.2 lengths
-    in; the region reaches past it both ways so that blur does not let the region's edge cut it."""
+    in; the region reaches past it both ways so that blur does not let the region's edge cut it. A
+    number card's nearest pip, which lies where that mark would, is looked for alike (see
+    :func:`companion.vision.soft.by_marks_beside`)."""
     court_down: tuple[float, float] = (-1.2, 1.8)
     """... and down the card from the index's rank glyph (the mark's middle lies about level with the
     index's suit mark)."""

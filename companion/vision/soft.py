@@ -22,7 +22,7 @@ from companion.vision.types import Frame
 
 __all__ = [
     "Judge",
-    "by_court_marks",
+    "by_marks_beside",
     "deblurred",
     "disc",
     "line",
@@ -380,29 +380,33 @@ def soft_spades(
     return out
 
 
-def by_court_marks(
+def by_marks_beside(
     ps: npt.NDArray[np.float32],
     even: npt.NDArray[np.float32],
-    courts: npt.NDArray[np.bool_],
+    asked: npt.NDArray[np.bool_],
     gray: Frame,
     cands: list[idx.Candidate],
     settings: SuitSettings,
     club_notch: float,
     spade_notch: float,
 ) -> npt.NDArray[np.float32]:
-    """``even`` (suit probabilities after :func:`soft_spades`) with each soft spade that reads a court
-    (``courts``) named by its picture frame's large suit mark (see
+    """``even`` (suit probabilities after :func:`soft_spades`) with each soft spade of ``asked`` (every
+    rank but the ace's) named by the large suit mark printed beside its index (see
     :func:`companion.vision.index.court_pip_notches`), where that mark says plainly: notched at least
     ``club_notch`` deep, the club; at most ``spade_notch``, the spade (the bars the pips of a number
     card and an ace's one pip are read by). The black suit the network gave (``ps``) goes wholly to
     the one named. Elsewhere the card stays unread.
 
-    Why: a court has no pips to count and, unlike an ace, no mark in its middle; its index alone was
-    left to tell a club from a spade, and in a soft photo it cannot (the tuning tables at a 2.5 pixel
-    disc lost 7 of their 8 kings of spades so). The frame's mark is three times the index's suit mark
-    and keeps its notches through that blur, as the ace's pip does.
+    Why: blur fills a club's notches in its index's small suit mark first, and past about 2.5 pixels
+    the index alone no longer tells a club from a spade. Beside the index a court prints its picture
+    frame's mark and a number card from four up its nearest pip, two to three times the index's suit
+    mark (1.2-1.5 index lengths on the real deck), and they keep their notches through that blur, as
+    an ace's pip does. A court has no pips to count (the tuning tables at a 2.5 pixel disc lost 7 of
+    their 8 kings of spades), and a number card lying under the next card of the play shows one corner
+    and no middle to count (at a 3 pixel disc, a spade so was left unread every time). An ace prints
+    nothing beside its index: its one pip is asked (see :func:`companion.vision.arbitration._ace`).
     """
-    soft = np.flatnonzero(courts & (even[:, 0] == even[:, 3]) & (np.argmax(ps, axis=1) == 3))
+    soft = np.flatnonzero(asked & (even[:, 0] == even[:, 3]) & (np.argmax(ps, axis=1) == 3))
     if soft.size == 0:
         return even
     depth = idx.court_pip_notches(
@@ -417,9 +421,9 @@ def by_court_marks(
     )
     out = even.copy()
     black = ps[soft, 0] + ps[soft, 3]
-    club, spade = soft[depth >= club_notch], soft[depth <= spade_notch]
-    out[club, 0], out[club, 3] = black[depth >= club_notch], 0.0
-    out[spade, 3], out[spade, 0] = black[depth <= spade_notch], 0.0
+    clubs, spades = depth >= club_notch, depth <= spade_notch
+    out[soft[clubs], 0], out[soft[clubs], 3] = black[clubs], 0.0
+    out[soft[spades], 3], out[soft[spades], 0] = black[spades], 0.0
     return out
 
 

@@ -612,6 +612,31 @@ def _courts_read(frame: np.ndarray, reader: Recogniser) -> list[Candidate]:
     return [r.cand for r in readings if r.label[:-1] in ("J", "Q", "K") and r.accepted(SHIPPED.reading)]
 
 
+def _marks_beside(frame: np.ndarray, indices: list[Candidate]) -> np.ndarray:
+    """The notch depths of the large suit marks beside ``indices`` in ``frame``, looked for as the
+    shipped settings say (see :func:`court_pip_notches`)."""
+    suits = SHIPPED.suits
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return court_pip_notches(
+        gray,
+        indices,
+        suits.court_across,
+        suits.court_down,
+        suits.court_inward,
+        suits.court_size,
+        suits.court_fill,
+        suits.court_symmetry,
+    )
+
+
+def _on_its_side(name: str, notches: np.ndarray) -> bool:
+    """Whether every depth measured (NaN: none) is on the side of the bars of ``name``'s black suit:
+    at least a club's bar for a club, at most a spade's for a spade."""
+    found = notches[~np.isnan(notches)]
+    pips = SHIPPED.pips
+    return bool((found >= pips.club_notch).all() if name.endswith("c") else (found <= pips.spade_notch).all())
+
+
 @pytest.mark.parametrize("radius", [0.0, 2.0, 3.0])
 def test_a_courts_frame_mark_beside_its_index_shows_a_clubs_notches_and_a_spades_plain_sides(
     still: Recogniser, radius: float
@@ -621,7 +646,6 @@ def test_a_courts_frame_mark_beside_its_index_shows_a_clubs_notches_and_a_spades
     (at least the bar a club's pips are named by) and a spade's plain sides (at most the spade's bar),
     at any turn. The demo deck prints that mark no larger than its jumbo index's suit mark, where
     blur takes as much from it: it is not asked at all."""
-    pips, suits = SHIPPED.pips, SHIPPED.suits
     deck = load_deck()
     real: list[float] = []
     for angle in (-35.0, 10.0, 160.0):
@@ -630,29 +654,74 @@ def test_a_courts_frame_mark_beside_its_index_shows_a_clubs_notches_and_a_spades
                 frame = compose(wood(640, 480, seed=1), [face], [Placement(320, 240, angle, 110.0)])
                 indices = _courts_read(frame, still)
                 assert indices, (name, angle)
-                gray = cv2.cvtColor(defocus(frame, radius), cv2.COLOR_BGR2GRAY)
-                notches = court_pip_notches(
-                    gray,
-                    indices,
-                    suits.court_across,
-                    suits.court_down,
-                    suits.court_inward,
-                    suits.court_size,
-                    suits.court_fill,
-                    suits.court_symmetry,
-                )
+                notches = _marks_beside(defocus(frame, radius), indices)
                 if not measured:
                     assert np.isnan(notches).all(), (name, angle, notches)
                     continue
                 real += notches.tolist()
-                found = notches[~np.isnan(notches)]
-                if name.endswith("c"):
-                    assert (found >= pips.club_notch).all(), (name, angle, notches)
-                else:
-                    assert (found <= pips.spade_notch).all(), (name, angle, notches)
+                assert _on_its_side(name, notches), (name, angle, notches)
     # Found beside nearly every index up to 2 pixels (one of 34 missed), beside half at 3 (run into
     # the frame's line or the picture, it is not asked: the card is left as it was read).
     assert np.isnan(real).sum() <= len(real) // (4 if radius < 3 else 2)
+
+
+@pytest.mark.parametrize("radius", [0.0, 2.0, 3.0])
+def test_a_number_cards_nearest_pip_beside_its_index_shows_a_clubs_notches_and_a_spades_plain_sides(
+    still: Recogniser, radius: float
+) -> None:
+    """Where a court prints its frame's mark, a number card from four up prints its nearest pip,
+    three times the index's suit mark: looked for as the frame's mark is, through a lens 3 pixels soft
+    it shows a club's notches or a spade's plain sides, whichever the card is, at any turn, and is
+    found beside nearly every index of a four and up (a two's or three's pips stand in the card's
+    middle line, at the edge of that reach). The demo deck's pips lie farther from its jumbo index:
+    none is asked there."""
+    deck = load_deck()
+    real: list[float] = []
+    for angle in (-35.0, 10.0, 160.0):
+        for rank in range(2, 11):
+            for name in (f"{rank}c", f"{rank}s"):
+                for face, measured in ((crop(name), True), (deck.faces[name], False)):
+                    frame = compose(wood(640, 480, seed=1), [face], [Placement(320, 240, angle, 110.0)])
+                    _, _, readings = still._readings(frame)
+                    indices = [
+                        r.cand for r in readings if r.label[:-1] == str(rank) and r.accepted(SHIPPED.reading)
+                    ]
+                    assert indices, (name, angle)
+                    notches = _marks_beside(defocus(frame, radius), indices)
+                    if not measured:
+                        assert np.isnan(notches).all(), (name, angle, notches)
+                        continue
+                    if rank >= 4:
+                        real += notches.tolist()
+                    assert _on_its_side(name, notches), (name, angle, notches)
+    assert np.isnan(real).sum() <= len(real) // 10
+
+
+def test_a_soft_photos_number_card_under_the_next_card_of_the_play_is_named_by_its_nearest_pip(
+    still: Recogniser,
+) -> None:
+    """A black four to ten laid in the play with the next card over its right-hand half, through a lens
+    3 pixels soft: one corner in view, read unsurely (blur takes a club's notches from the index), and
+    no middle to count. Its nearest pip, beside that index, still shows its suit: the card is named,
+    never as the other black suit."""
+    rng = np.random.default_rng(4)
+    for rank in range(4, 11):
+        for name in (f"{rank}s", f"{rank}c"):
+            for k in range(2):
+                turn = float(rng.uniform(-20, 20)) + 180.0 * k
+                shift = float(rng.uniform(0.5, 0.65)) * 110.0
+                a = np.radians(turn)
+                under = Placement(600, 360, turn, 110.0)
+                over = Placement(
+                    600 + shift * np.cos(a),
+                    360 - shift * np.sin(a) + float(rng.uniform(-8, 8)),
+                    turn + float(rng.uniform(-6, 6)),
+                    110.0,
+                )
+                frame = compose(wood(1280, 720, seed=k), [crop(name), crop("3h")], [under, over])
+                named = [s.label for s in still.detect(defocus(frame, 3.0)) if s.card is not None]
+                assert name in named, (name, k, named)
+                assert not set(named) - {name, "3h"}, (name, k, named)
 
 
 def test_a_soft_photos_black_courts_are_named_by_their_frames_suit_marks(still: Recogniser) -> None:
@@ -680,9 +749,10 @@ def test_a_soft_photos_black_aces_and_spades_against_other_cards_are_named_by_th
     """Tables photographed through a lens 3 pixels soft: the corners of a black ace, and of a number
     spade lying against another card, are read unsurely (blur fills a club's notches), and their middles
     went unasked: an ace has no count, and a card whose white runs into its neighbour's showed no card's
-    shape to count on. The tuning tables 10-29 left 4 of their 6 aces of clubs and 8 of their 40
-    number spades unread so. Asked (the ace's lone pip; the pips of the card its corners place), every
-    ace of clubs is named and at most 4 number spades are left unread; no card is named wrong."""
+    shape to count on; a spade with one corner in view had no middle to ask. The tuning tables 10-29
+    left 4 of their 6 aces of clubs and 8 of their 40 number spades unread so. Asked (the ace's lone
+    pip; the pips of the card its corners place; the pip nearest its index), every ace of clubs is
+    named and at most one number spade is left unread; no card is named wrong."""
     total, aces, spades = Score(0, 0, 0, 0, 0), [0, 0], [0, 0]
     for seed in range(10, 30):
         t = table(seed, cards=8 + seed % 6, width=110.0)
@@ -695,5 +765,5 @@ def test_a_soft_photos_black_aces_and_spades_against_other_cards_are_named_by_th
                 tally[0] += 1
                 tally[1] += any(s.label == name and math.dist(s.center, (p.x, p.y)) < p.width for s in seen)
     assert aces == [6, 6]
-    assert spades[0] == 40 and spades[1] >= 36
+    assert spades[0] == 40 and spades[1] >= 39
     assert total.wrong == 0 and total.twice == 0
