@@ -1025,9 +1025,12 @@ def court_pip_notches(
     size: tuple[float, float],
     fill: float,
     symmetry: float,
+    glyphs: Sequence[tuple[float, float]] = (),
 ) -> FloatArray:
     """Depth of the notches (see :func:`suit_notches`) of the suit mark a court card prints beside each
-    of ``cands`` (indices read as a jack, queen or king), or NaN where none is found.
+    of ``cands`` (indices read as a jack, queen or king), or NaN where none is found. ``glyphs``: the
+    rank and suit middles of every index read in the picture; a shape within an index length of one
+    that is not the candidate's own is that other index's glyph, never the mark.
 
     Why: the English pattern that pub decks print frames its court picture with a large suit mark in
     the frame's top corner, beside the index and upright as the index is: about one and a half index
@@ -1050,8 +1053,11 @@ def court_pip_notches(
 
     A number card from four up prints its nearest pip where a court prints that mark, as large and
     upright as it, and is asked alike (tuning tables 10-99 at 2 and 3 pixel discs: 737 black number
-    indices measured, none on the other suit's side of the bars).
+    indices measured, none on the other suit's side of the bars). In a fanned hand the next card's
+    index lies there instead, and its rank glyph can pass for the mark (an "8", two lobes one over the
+    other, measured as a club beside a four of spades): hence ``glyphs``.
     """
+    points = np.asarray(glyphs, np.float64).reshape(-1, 2)
     out = np.full(len(cands), np.nan, np.float32)
     side = _COURT_SIDE
     for k, c in enumerate(cands):
@@ -1074,6 +1080,8 @@ def court_pip_notches(
         _, ink = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
         count, found, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
         labels = np.asarray(found, np.int32)
+        own = np.minimum(np.hypot(*(points - np.array(c.rank)).T), np.hypot(*(points - np.array(c.suit)).T))
+        others = points[own > length]
         best, most = 0, 0
         for n in range(1, count):
             x, y, w, h, area = (int(v) for v in stats[n])
@@ -1083,6 +1091,9 @@ def court_pip_notches(
                 continue
             if centroids[n, 0] / f < (inward - across[0]) * length or area <= most:
                 continue
+            at = origin + (centroids[n, 0] * to_right + centroids[n, 1] * to_down) / f
+            if others.size and float(np.hypot(*(others - at).T).min()) < length:
+                continue  # another index's glyph
             best, most = n, area
         if not best or _mirrored(labels, stats[best], float(centroids[best, 0]), best) < symmetry:
             continue

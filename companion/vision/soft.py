@@ -405,6 +405,8 @@ def by_marks_beside(
     their 8 kings of spades), and a number card lying under the next card of the play shows one corner
     and no middle to count (at a 3 pixel disc, a spade so was left unread every time). An ace prints
     nothing beside its index: its one pip is asked (see :func:`companion.vision.arbitration._ace`).
+    The glyphs of the other indices read (``cands``) are never taken for the mark: in a fanned hand
+    the next card's index lies beside this one's.
     """
     soft = np.flatnonzero(asked & (even[:, 0] == even[:, 3]) & (np.argmax(ps, axis=1) == 3))
     if soft.size == 0:
@@ -418,6 +420,7 @@ def by_marks_beside(
         settings.court_size,
         settings.court_fill,
         settings.court_symmetry,
+        [p for c in cands for p in (c.rank, c.suit)],
     )
     out = even.copy()
     black = ps[soft, 0] + ps[soft, 3]

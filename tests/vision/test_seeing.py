@@ -40,6 +40,7 @@ from companion.vision.scene import Placement, compose, wood
 from companion.vision.settings import SHIPPED
 from companion.vision.soft import _scaled, deblurred, disc, line, smear_lines
 from companion.vision.types import Sighting, seen_from_text
+from tools.synthesis import placed_points
 
 from .tables import (
     SIZE,
@@ -612,9 +613,11 @@ def _courts_read(frame: np.ndarray, reader: Recogniser) -> list[Candidate]:
     return [r.cand for r in readings if r.label[:-1] in ("J", "Q", "K") and r.accepted(SHIPPED.reading)]
 
 
-def _marks_beside(frame: np.ndarray, indices: list[Candidate]) -> np.ndarray:
+def _marks_beside(
+    frame: np.ndarray, indices: list[Candidate], glyphs: list[tuple[float, float]] | None = None
+) -> np.ndarray:
     """The notch depths of the large suit marks beside ``indices`` in ``frame``, looked for as the
-    shipped settings say (see :func:`court_pip_notches`)."""
+    shipped settings say (see :func:`court_pip_notches`), other indices' ``glyphs`` lying as given."""
     suits = SHIPPED.suits
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     return court_pip_notches(
@@ -626,6 +629,7 @@ def _marks_beside(frame: np.ndarray, indices: list[Candidate]) -> np.ndarray:
         suits.court_size,
         suits.court_fill,
         suits.court_symmetry,
+        glyphs or (),
     )
 
 
@@ -695,6 +699,28 @@ def test_a_number_cards_nearest_pip_beside_its_index_shows_a_clubs_notches_and_a
                         real += notches.tolist()
                     assert _on_its_side(name, notches), (name, angle, notches)
     assert np.isnan(real).sum() <= len(real) // 10
+
+
+def test_a_mark_on_another_indexs_glyph_is_never_taken_for_the_mark_beside_an_index(
+    still: Recogniser,
+) -> None:
+    """In a fanned hand the next card's index lies beside this one's, where its nearest pip would be,
+    and a rank glyph of two lobes (an "8") can measure as a club. A shape within an index length of
+    another index read is that index's glyph: with other indices' glyphs said to lie on the real deck's
+    four pips, nothing is measured beside the index; with none, the pip is."""
+    for name in ("4c", "7c", "5s"):
+        face = crop(name)
+        h, w = face.shape[:2]
+        for angle in (-35.0, 10.0, 160.0):
+            p = Placement(320, 240, angle, 110.0)
+            frame = compose(wood(640, 480, seed=1), [face], [p])
+            _, _, readings = still._readings(frame)
+            indices = [r.cand for r in readings if r.label[:-1] == name[:-1] and r.accepted(SHIPPED.reading)]
+            corners = [(0.3 * w, 0.2 * h), (0.7 * w, 0.2 * h), (0.3 * w, 0.8 * h), (0.7 * w, 0.8 * h)]
+            others = [(float(x), float(y)) for x, y in placed_points(corners, (w, h), p)]
+            assert _on_its_side(name, _marks_beside(frame, indices)), (name, angle)
+            assert not np.isnan(_marks_beside(frame, indices)).all(), (name, angle)
+            assert np.isnan(_marks_beside(frame, indices, others)).all(), (name, angle)
 
 
 def test_a_soft_photos_number_card_under_the_next_card_of_the_play_is_named_by_its_nearest_pip(
