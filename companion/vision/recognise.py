@@ -58,7 +58,15 @@ import numpy.typing as npt
 
 from companion.vision import cnn, pips
 from companion.vision import index as idx
-from companion.vision.arbitration import agree, by_pips, counted, spades_by_the_pack, unsure_pairs
+from companion.vision.arbitration import (
+    RED,
+    Card,
+    agree,
+    by_pips,
+    counted,
+    spades_by_the_pack,
+    unsure_pairs,
+)
 from companion.vision.backs import backs
 from companion.vision.cnn import load_namer
 from companion.vision.geometry import inside, joined_by_white, twins_joined, unnamed_white
@@ -761,8 +769,9 @@ class Recogniser:
         in_cards = {id(r) for group, _, _ in cards for r in group}
         for r in readings:
             if not r.accepted(accepting) and r.not_index < accepting.unknown_below and id(r) not in in_cards:
-                # Unsure: say so, unless a confident reading of the same spot already names it.
-                if beside(r, named):
+                # Unsure: say so, unless a confident reading of the same spot already names it, or
+                # it is the other corner of a card named by its rank.
+                if beside(r, named) or _other_corner(r, cards):
                     continue
 
                 sightings.append(
@@ -788,6 +797,23 @@ class Recogniser:
                     )
                 )
         return sightings
+
+
+def _other_corner(r: Reading, cards: Sequence[Card]) -> bool:
+    """Whether the unsure reading ``r`` lies as the opposite corner of a card named in ``cards`` whose
+    rank and colour it reads: that card's own other corner, no card of its own.
+
+    Why: blur leaves one corner of a black court read surely (its frame's mark named the spade: see
+    :func:`companion.vision.soft.by_marks_beside`) and the other an even chance between club and
+    spade; reported apart, the other corner stood as a second card, unread (the real deck's queen
+    and jack of spades alone on the table at a 3 pixel disc: one card named, one unread, every time).
+    """
+    return any(
+        label[:-1] == r.label[:-1]
+        and (label[-1] in RED) == (r.label[-1] in RED)
+        and any(opposite(g, r) or opposite(r, g) for g in group)
+        for group, label, _ in cards
+    )
 
 
 def _parts(boxes: Sequence[Box], reach: float, crop: Box) -> list[Box]:

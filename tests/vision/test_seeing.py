@@ -750,6 +750,18 @@ def test_a_soft_photos_number_card_under_the_next_card_of_the_play_is_named_by_i
                 assert not set(named) - {name, "3h"}, (name, k, named)
 
 
+@pytest.mark.parametrize("name", ["Qs", "Js", "Kc", "Qh"])
+def test_a_soft_photos_court_named_at_one_corner_is_one_card_whatever_its_other_corner_reads(
+    still: Recogniser, name: str
+) -> None:
+    """A court alone on the table through a lens 3 pixels soft: one corner is read surely and the
+    other may be left an even chance between club and spade. That other corner is the card's own,
+    not a second card: one sighting, the card's name."""
+    for angle in (10.0, 100.0):
+        frame = compose(wood(1280, 720, seed=2), [crop(name)], [Placement(640, 360, angle, 110.0)])
+        assert [s.label for s in still.detect(defocus(frame, 3.0))] == [name], angle
+
+
 def test_a_soft_photos_black_courts_are_named_by_their_frames_suit_marks(still: Recogniser) -> None:
     """Tables photographed through a lens 2.5 pixels soft: a court's index no longer tells a club from
     a spade (blur fills in the club's notches), and a court has no pips to ask, so 5 of the 15 black
