@@ -4,8 +4,9 @@ A camera over a pub table is not always sharp, square and evenly lit: the lens i
 card is still moving when the frame is taken, an arm or a glass throws a hard shadow across a card, a
 camera on a stand looks down at a slant. This benchmark puts one held-out set of pictures through each
 of those troubles at measured levels, one trouble at a time, and reads every picture with
-:meth:`Recogniser.detect`, as ``crib detect`` does. It prints a table: per level, the cards found (named
-right where they lie), the cards reported wrong (a name not lying there) and the cards reported twice.
+:meth:`Recogniser.detect`; the tilts are read again levelled by their own cards (``rectify.Levelled``),
+as ``crib detect`` reads a photo. It prints a table: per level, the cards found (named right where they
+lie), the cards reported wrong (a name not lying there) and the cards reported twice.
 
 The held-out split, which no fitting or tuning has used:
 
@@ -55,6 +56,7 @@ from companion.app.deck import load_deck
 from companion.cards import full_deck
 from companion.vision.plane import TablePlane, TopDown
 from companion.vision.recognise import Recogniser
+from companion.vision.rectify import Levelled
 from companion.vision.types import BACK, UNKNOWN, Frame, Sighting
 from companion.vision.zones import calibrate
 from tests.vision.markers import marker_table, seen_at
@@ -95,6 +97,9 @@ LEVELS: tuple[tuple[str, str, float], ...] = (
     ("tilt 15 deg", "tilt", 15.0),
     ("tilt 30 deg", "tilt", 30.0),
     ("tilt 45 deg", "tilt", 45.0),
+    ("tilt 15, levelled", "levelled", 15.0),
+    ("tilt 30, levelled", "levelled", 30.0),
+    ("tilt 45, levelled", "levelled", 45.0),
 )
 #: With ``--plane``: the tilts again, read with the table's plane (the same slants: see ``tilted_as``).
 PLANE_LEVELS: tuple[tuple[str, str, float], ...] = (
@@ -392,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     header = (
-        f"{'level':<14} {'deal found':>10} {'wrong':>5} {'twice':>5}   "
+        f"{'level':<18} {'deal found':>10} {'wrong':>5} {'twice':>5}   "
         f"{'scenes found':>12} {'wrong':>5} {'twice':>5}"
     )
     rows = []
@@ -403,11 +408,14 @@ def main(argv: list[str] | None = None) -> int:
         for pictures, base in (([deal], 0), (made, FIRST_SEED)):
             tally = Tally()
             for j, picture in enumerate(pictures):
-                reader: Recogniser | TopDown = recogniser
-                if kind == "plane":
-                    # The same slant as the level without the plane: its seed.
+                reader: Recogniser | TopDown | Levelled = recogniser
+                if kind in ("plane", "levelled"):
+                    # The same slant as the level read as taken: its seed.
                     same = next(n for n, (_, kd, am) in enumerate(LEVELS) if kd == "tilt" and am == amount)
                     seen = troubled(picture, "tilt", amount, 100 * (base + j) + same)
+                if kind == "levelled":
+                    reader = Levelled(recogniser, Recogniser(args.model))
+                elif kind == "plane":
                     assert seen.view is not None
                     h, w = seen.image.shape[:2]
                     plane = plane_for(seen.view, (w, h), seen.card_width, recogniser)
@@ -423,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
             tallies.append(tally)
         d, g = tallies
         rows.append(
-            f"{level:<14} {d.found:>4}/{d.cards:<5} {d.wrong:>5} {d.twice:>5}   "
+            f"{level:<18} {d.found:>4}/{d.cards:<5} {d.wrong:>5} {d.twice:>5}   "
             f"{g.found:>6}/{g.cards:<5} {g.wrong:>5} {g.twice:>5}"
         )
         print(rows[-1] if k else f"{header}\n{rows[-1]}", flush=True)

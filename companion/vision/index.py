@@ -32,6 +32,7 @@ __all__ = [
     "CARD_ASPECT",
     "FEATURE_SIZE",
     "PATCH_H",
+    "PATCH_LENGTH",
     "PATCH_W",
     "UNEVEN",
     "Candidate",
@@ -67,6 +68,8 @@ PATCH_H: Final = 32
 #: Half-extent of the patch in units of the rank-to-suit distance (across, along).
 _HALF_ACROSS: Final = 0.95
 _HALF_ALONG: Final = 1.35
+#: The patch's length along its index (:func:`patch_polygon`'s second side), in rank-to-suit distances.
+PATCH_LENGTH: Final = 2 * _HALF_ALONG
 #: How far the light on a patch's paper is looked for around each pixel, in rank-to-suit distances:
 #: wider than any stroke or suit mark of an index, so that no mark is taken for paper in shadow (see
 #: :func:`evened`; from 0.55 to 0.8 the shadowed tuning deals read within 2 indices of each other).

@@ -30,7 +30,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.index import PATCH_LENGTH
 from companion.vision.plane import Detector, TablePlane, TopDown, stretch_at
+from companion.vision.recognise import INDEX_SHARE
 from companion.vision.types import Frame, Sighting
 
 __all__ = [
@@ -666,22 +668,33 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int], settle: bool = False
     rms = float(np.sqrt(np.mean(errors**2)))
     if rms > ODD_CARD or not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
         return unsure  # no one plane fits the outlines: reading as the frames come is the safer
+    widths = sorted(math.sqrt(cv2.contourArea(np.array(q.corners, np.float32)) / aspect) for q in quads)
+    anchor = np.mean([q.corners for q in quads], axis=(0, 1))
+    plane = _viewed(m, widths[len(widths) // 2], size, anchor)
+    if plane is None:
+        return Fit(None, True, len(quads))
+    return Fit(plane, False, len(quads), settle and _settled(kept, across))
+
+
+def _viewed(m: F64, width: float, size: tuple[int, int], anchor: F64) -> TablePlane | None:
+    """The view from above of a frame ``size`` (width, height) by ``m`` (frame pixels to the table's
+    plane in card widths), a card ``width`` pixels wide in the frame's middle; None where ``m`` finds
+    the frame seen from straight above (see :data:`FLAT`). ``anchor`` is where the cards lie, kept up
+    and down as the frame has it where the frame shows the table's horizon."""
     w, h = size
     probes = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0), (w / 2, h / 2)]
     corners = np.array(probes[:4])
     # Which side of the table's horizon the cards lie on (the homography's last row, positive there).
-    side = float(np.sign(np.mean([np.array([*q.corners[0], 1.0]) @ m[2] for q in quads])))
+    side = float(np.sign(np.array([*anchor, 1.0]) @ m[2]))
     depth = (np.c_[corners, np.ones(4)] @ m[2]) * side
     beyond = bool(depth.min() <= 0)  # the frame shows the horizon: the wall past a table seen low
     if not beyond:
         stretch = [_local(m, p) for p in probes]
         areas = [a for _, a in stretch]
         if max(s for s, _ in stretch) < 1 + FLAT and math.sqrt(max(areas) / min(areas)) < 1 + FLAT:
-            return Fit(None, True, len(quads))
-    widths = sorted(math.sqrt(cv2.contourArea(np.array(q.corners, np.float32)) / aspect) for q in quads)
-    width = widths[len(widths) // 2]  # the middle card's, in the frame
+            return None
     # The view keeps up and down as the frame has them where the cards lie.
-    anchor = np.mean([q.corners for q in quads], axis=(0, 1)) if beyond else np.array([w / 2, h / 2])
+    anchor = anchor if beyond else np.array([w / 2, h / 2])
     middle = _apply(m, np.array([anchor, anchor + np.array([0.0, 1.0])]))
     down = middle[1] - middle[0]
     turn = math.atan2(float(down[0]), float(down[1]))  # the turn taking "down" there to +y
@@ -699,9 +712,8 @@ def fit_of(quads: Sequence[Outline], size: tuple[int, int], settle: bool = False
         if whole * scale**2 > most:
             lo, hi = _nearest_part(top, depth, corners, most / scale**2)
     place = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
-    size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
-    plane = TablePlane.of(place @ top, size, (w, h), scale)
-    return Fit(plane, False, len(quads), settle and _settled(kept, across))
+    view = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
+    return TablePlane.of(place @ top, view, (w, h), scale)
 
 
 def _nearest_part(top: F64, depth: F64, corners: F64, most: float) -> tuple[F64, F64]:
@@ -734,12 +746,142 @@ def _nearest_part(top: F64, depth: F64, corners: F64, most: float) -> tuple[F64,
     return box(near)
 
 
+#: Cards read at one index each needed to fit the table's plane by their indices' lengths (see
+#: :func:`index_plane`): each length is measured to 5-10 per cent on a real deal photo.
+INDEX_LEAST: Final = 8
+#: The indices' lengths are taken to say the slant only where it explains their spread better than
+#: chance would by the fit's three unknowns: ``n * ln(spread before / spread after)`` (their log
+#: lengths' variances) over this, chi-squared's with three degrees at one in a thousand. Why: lengths
+#: measured to 5-10 per cent make up a slant on any photo. On the tuning deal photos (1-3) as taken
+#: the figure is 1-13; tilted as ``bench_degrade.py`` tilts them (three ways each) 15 degrees 21-79,
+#: 30 degrees 41-125, 45 degrees 46-130.
+INDEX_CHANCE: Final = 16.3
+#: The lens's width of view across the frame's diagonal, in degrees, the index fit starts from and
+#: holds near (loosely): phones' and webcams' are 65-80 degrees.
+INDEX_LENS: Final = 70.0
+#: How firmly the index fit holds each unknown near its start (a camera straight above, the lens of
+#: INDEX_LENS): the ways the indices do not lie say nothing of the table's shortening along them.
+INDEX_HOLD: Final = 0.02
+
+
+def index_plane(sightings: Sequence[Sighting], size: tuple[int, int]) -> TablePlane | None:
+    """The table's plane from the lengths of the indices of the cards read at one corner each, in a
+    frame ``size`` (width, height); None where fewer than :data:`INDEX_LEAST` were read, or the slant
+    they find explains their lengths no better than chance would (:data:`INDEX_CHANCE`).
+
+    Why: a fan of cards shows no card's outline, and a photo of a deal at a slant had none to level it
+    by; but every index of a deck is one length on the table, and the slant shortens those lying along
+    the line of sight and the far ones most. The fit asks for the camera's turn under which the
+    indices' lengths are most alike (:func:`_index_fit`), leaves out those far off the rest (a misread,
+    an index of another size), and fits again.
+    """
+    indices = [
+        np.array(s.corners, np.float64) for s in sightings if s.card is not None and s.middle is not None
+    ]
+    indices = [quad for quad in indices if len(quad) == 4]
+    if len(indices) < INDEX_LEAST:
+        return None
+    # A card read at one index is outlined by the index's patch, its second side along the index.
+    middles = np.array([quad.mean(axis=0) for quad in indices])
+    along = np.array([quad[2] - quad[1] for quad in indices]) / PATCH_LENGTH
+    m, off = _index_fit(middles, along, size)
+    # A misread index (or one of another size) lies far off the rest, with the slant fitted or none:
+    # left out, each by the median's spread.
+    logs = np.log(np.hypot(along[:, 0], along[:, 1]))
+    logs -= np.median(logs)
+    kept = (np.abs(off) <= 3 * 1.4826 * np.median(np.abs(off))) & (
+        np.abs(logs) <= 3 * 1.4826 * np.median(np.abs(logs))
+    )
+    if int(kept.sum()) < INDEX_LEAST:
+        return None
+    m, off = _index_fit(middles[kept], along[kept], size)
+    before = float(np.var(logs[kept]))
+    if int(kept.sum()) * math.log(before / max(float(np.var(off)), 1e-12)) <= INDEX_CHANCE:
+        return None
+    ends = _apply(m, np.concatenate([middles[kept] - along[kept] / 2, middles[kept] + along[kept] / 2]))
+    half = int(kept.sum())
+    length = float(np.median(np.hypot(*(ends[half:] - ends[:half]).T)))
+    # In card widths: an index is INDEX_SHARE of its card's width.
+    m = np.diag([INDEX_SHARE / length, INDEX_SHARE / length, 1.0]) @ m
+    frame_length = float(np.median(np.hypot(along[:, 0], along[:, 1])))
+    return _viewed(m, frame_length / INDEX_SHARE, size, middles.mean(axis=0))
+
+
+def _index_fit(middles: F64, along: F64, size: tuple[int, int]) -> tuple[F64, F64]:
+    """The homography taking a frame ``size`` (width, height) to the view from above under which the
+    index vectors ``along`` (lying at ``middles``) are most alike in length, and each one's log
+    length off their mean.
+
+    Why a camera's turn, not any homography: a pinhole camera sees the table's plane from above, up
+    to a turn, move and scale of the view, by ``K R K^-1``: its lens (``K``, the frame's middle on its
+    axis) and the turn ``R`` taking its axis to straight down. Three unknowns (the turn's two, the
+    lens's width of view) where any homography has four beyond those of the view; the indices of a
+    deal lie in two to four ways only, and on the tuning deal photos tilted 45 degrees any homography
+    fitted to their lengths levelled 324 of 414 cards and named 2 wrong, the camera's turn 355 and
+    none. Fitted by Levenberg-Marquardt from a camera straight above (numeric derivatives do), each
+    unknown held near its start by :data:`INDEX_HOLD`.
+    """
+    w, h = size
+    start = math.hypot(w, h) / 2 / math.tan(math.radians(INDEX_LENS) / 2)
+    ends = np.concatenate([middles - along / 2, middles + along / 2])
+    n = len(middles)
+
+    def turned(p: F64) -> F64:
+        focal = start * math.exp(float(p[2]))
+        lens = np.array([[focal, 0.0, w / 2], [0.0, focal, h / 2], [0.0, 0.0, 1.0]])
+        axis = np.array([p[0], p[1], 0.0])
+        angle = float(np.hypot(p[0], p[1]))
+        cross = np.zeros((3, 3))
+        if angle > 0:
+            x, y, _ = axis / angle
+            cross = np.array([[0.0, 0.0, y], [0.0, 0.0, -x], [-y, x, 0.0]])
+        turn = np.eye(3) + math.sin(angle) * cross + (1 - math.cos(angle)) * cross @ cross
+        m: F64 = lens @ turn @ np.linalg.inv(lens)
+        return m
+
+    def off(p: F64) -> F64:
+        seen = _apply(turned(p), ends)
+        logs = np.log(np.maximum(np.hypot(*(seen[n:] - seen[:n]).T), 1e-12))
+        return np.concatenate([logs - logs.mean(), INDEX_HOLD * p])
+
+    def in_front(p: F64) -> bool:
+        # Past the horizon the view turns inside out: every index must lie before it.
+        return bool((np.c_[middles, np.ones(n)] @ turned(p)[2] > 0).all())
+
+    p = np.zeros(3)
+    r = off(p)
+    cost, lam = float(r @ r), 1e-3
+    step = 1e-7
+    for _ in range(100):
+        jac = np.stack([(off(p + nudge) - r) / step for nudge in np.eye(3) * step], axis=1)
+        normal, grad = jac.T @ jac, jac.T @ r
+        improved, delta = False, np.zeros(3)
+        while lam < 1e8:
+            delta[:] = np.linalg.solve(normal + lam * np.diag(np.diag(normal) + 1e-12), -grad)
+            q = p + delta
+            if not in_front(q):
+                lam *= 10
+                continue
+            rq = off(q)
+            if float(rq @ rq) < cost:
+                p, r, cost, improved = q, rq, float(rq @ rq), True
+                lam = max(lam / 10, 1e-9)
+                break
+            lam *= 10
+        if not improved or float(np.abs(delta).max()) < 1e-10:
+            break
+    m = turned(p)
+    return m / m[2, 2], r[:n]
+
+
 class Levelled:
     """A detector for photos taken at a slant with no table calibrated: each photo is read as it is,
     the table's plane fitted from the outlines of the cards read in it (:func:`fit_of`; where too few
-    stand clear, with the outlines of unread card white too: :func:`white_outlines`), and where that
-    finds a slant, the photo read again as if from above by ``upright`` (see
-    :class:`~companion.vision.plane.TopDown`), its outlines given in the photo's pixels.
+    stand clear, with the outlines of unread card white too: :func:`white_outlines`; where that finds
+    nothing either, from the lengths of the indices read: :func:`index_plane`), and where that finds a
+    slant, the photo read again as if from above by ``upright`` (see
+    :class:`~companion.vision.plane.TopDown`), its outlines given in the photo's pixels. A slant found
+    by white or indices alone is taken only where the photo so levelled names no fewer cards.
 
     Why: a phone held over a table looks at it at a slant, and nothing calibrates a photo; but its own
     cards are rectangles of one shape, and their outlines say the slant as marker cards do at
@@ -763,20 +905,22 @@ class Levelled:
         size = (frame.shape[1], frame.shape[0])
         read = card_outlines(frame, first)
         fit = fit_of(read, size)
-        by_white = fit.plane is None and not fit.flat
-        if by_white:
-            # Too few cards read clear to say the slant: the white of those not read says it.
-            fit = fit_of(read + white_outlines(frame, read), size)
         self.plane = fit.plane
+        guessed = fit.plane is None and not fit.flat
+        if guessed:
+            # Too few cards read clear to say the slant: the white of those not read says it, or
+            # else the lengths of the indices read (a fan of cards shows no outline).
+            self.plane = fit_of(read + white_outlines(frame, read), size).plane or index_plane(first, size)
         if self.plane is None:
             return first
         forget = getattr(self.upright, "forget", None)
         if forget is not None:
             forget()
         level = TopDown(self.upright, self.plane).detect(frame)
-        if by_white and _named(level) < _named(first):
-            # White that is no card's (a beer mat, a note) can bend the plane: a levelling that reads
-            # less than the photo as taken is not taken.
+        if guessed and _named(level) < _named(first):
+            # White that is no card's (a beer mat, a note) can bend the plane, and indices measured
+            # roughly make up a slant: a levelling that reads less than the photo as taken is not
+            # taken.
             self.plane = None
             return first
         return level

@@ -18,7 +18,7 @@ import pytest
 
 from companion.app.deck import load_deck
 from companion.vision.plane import TablePlane, TopDown, edge_colour
-from companion.vision.recognise import Recogniser
+from companion.vision.recognise import INDEX_SHARE, Recogniser
 from companion.vision.rectify import (
     ASPECT_RANGE,
     FIXED,
@@ -28,11 +28,12 @@ from companion.vision.rectify import (
     card_outlines,
     fit_of,
     fit_plane,
+    index_plane,
     rectifying,
 )
 from companion.vision.scene import Placement, compose
 from companion.vision.settings import MotionSettings
-from companion.vision.types import Sighting
+from companion.vision.types import Sighting, seen_from_text
 from companion.vision.zones import TableLayout, calibrate, play_zone
 from tools.synthesis import TABLES, table_top, tilt_view
 
@@ -521,3 +522,59 @@ def test_the_plane_is_found_on_any_table_top_with_either_deck(
     assert max(s for s, _ in stretches) < 1.03
     areas = [a for _, a in stretches]
     assert math.sqrt(max(areas) / min(areas)) < 1.03
+
+
+def _fanned_indices(m: F64, ways: list[float], seed: int, noise: float = 0.06) -> list[Sighting]:
+    """Cards read at one index each, 40 of them, as a frame through ``m`` (from the straight-down
+    frame) shows them: lying across the table, their indices turned ``ways`` (degrees, a few degrees
+    either side, as a fanned hand's are) and 20 pixels long, each length measured to ``noise`` (a
+    share, one standard deviation: 5-10 per cent on the real deal photos). Each is outlined as the
+    recogniser outlines a card read at one index: by the index's patch, its second side along it."""
+    rng = np.random.default_rng(seed)
+    w, h = SIZE
+    out = []
+    for k in range(40):
+        x, y = rng.uniform(0.15 * w, 0.85 * w), rng.uniform(0.15 * h, 0.85 * h)
+        turn = math.radians(ways[k % len(ways)] + rng.uniform(-8, 8))
+        half = 10.0 * (1 + noise * rng.standard_normal()) * np.array([math.cos(turn), math.sin(turn)])
+        middle = np.array([x, y])
+        rank, suit = cv2.perspectiveTransform(np.array([[middle - half, middle + half]]), m)[0]
+        down = suit - rank
+        right = np.array([down[1], -down[0]])
+        centre = (rank + suit) / 2
+        patch = [centre - 0.95 * right - 1.35 * down, centre + 0.95 * right - 1.35 * down]
+        patch += [centre + 0.95 * right + 1.35 * down, centre - 0.95 * right + 1.35 * down]
+        corners = tuple((float(px), float(py)) for px, py in patch)
+        out.append(Sighting(seen_from_text("7h"), 0.95, corners, (float(centre[0]), float(centre[1]))))
+    return out
+
+
+@pytest.mark.parametrize("ways", [[0.0, 90.0, 180.0, 270.0], [30.0, 120.0], [0.0, 45.0, 90.0]])
+@pytest.mark.parametrize("degrees", [40, 50])
+def test_a_fan_of_cards_at_a_slant_is_levelled_by_its_indices_lengths(
+    ways: list[float], degrees: int
+) -> None:
+    """A deal fanned on the table shows no card's outline, but every index of a deck is one length on
+    the table: the slant shortens those lying along the line of sight, and the far ones. Measured as
+    roughly as on a real deal photo, in the ways four hands (or two) lie, the indices' lengths say
+    how steeply the table is seen under the frame's middle to within 6 degrees."""
+    m = tilt_homography(degrees)
+    w, h = SIZE
+    truth = TablePlane.of(np.linalg.inv(m), SIZE, SIZE).slant_at((w / 2, h / 2), SIZE)
+    for seed in range(3):
+        plane = index_plane(_fanned_indices(m, ways, seed), SIZE)
+        assert plane is not None
+        assert plane.slant_at((w / 2, h / 2), SIZE) == pytest.approx(truth, abs=6.0)
+        # A card there is as wide as its index is long there, over an index's share of its card.
+        there = 20.0 / math.sqrt(_stretch(np.linalg.inv(m), (w / 2, h / 2))[1])
+        assert plane.card_at((w / 2, h / 2), SIZE) == pytest.approx(there / INDEX_SHARE, rel=0.15)
+
+
+@pytest.mark.parametrize("ways", [[0.0, 90.0, 180.0, 270.0], [30.0, 120.0], [0.0, 45.0, 90.0]])
+def test_indices_seen_from_straight_above_or_too_few_seldom_give_a_plane(ways: list[float]) -> None:
+    """Lengths measured to 6 per cent make up a slant of 20-40 degrees: seen from straight above, the
+    indices find a plane in at most one of eight deals (which the photo's levelling then takes only
+    where it reads no fewer cards), and seven of them none at 45 degrees."""
+    planes = [index_plane(_fanned_indices(np.eye(3), ways, seed), SIZE) for seed in range(8)]
+    assert sum(plane is not None for plane in planes) <= 1
+    assert index_plane(_fanned_indices(tilt_homography(45), ways, 0)[:7], SIZE) is None
