@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 
 from companion.vision.pips import Counted, Pips
-from companion.vision.reading import Reading, beside, opposite
+from companion.vision.reading import Reading, beside, facing, opposite
 from companion.vision.settings import SHIPPED, PipSettings
 from companion.vision.types import UNKNOWN
 
@@ -25,6 +25,7 @@ __all__ = [
     "Card",
     "agree",
     "by_pips",
+    "corner_of_named",
     "counted",
     "spades_by_the_pack",
     "unsure_pairs",
@@ -280,7 +281,7 @@ def spades_by_the_pack(
         if r.black >= settings.sure_index
         and id(r) not in taken
         and not beside(r, named)
-        and not any(n.label[:-1] == r.label[:-1] and (opposite(r, n) or opposite(n, r)) for n in named)
+        and not any(n.label[:-1] == r.label[:-1] and facing(r, n) for n in named)
     ]
     out: list[Card] = []
     for r in doubtful:
@@ -293,6 +294,23 @@ def spades_by_the_pack(
         else:
             both[0].append(r)
     return out
+
+
+def corner_of_named(r: Reading, cards: Sequence[Card]) -> bool:
+    """Whether the unsure reading ``r`` lies as the opposite corner of a card named in ``cards`` whose
+    rank and colour it reads: that card's own other corner, no card of its own.
+
+    Why: blur leaves one corner of a black court read surely (its frame's mark named the spade: see
+    :func:`companion.vision.soft.by_marks_beside`) and the other an even chance between club and
+    spade; reported apart, the other corner stood as a second card, unread (the real deck's queen
+    and jack of spades alone on the table at a 3 pixel disc: one card named, one unread, every time).
+    """
+    return any(
+        label[:-1] == r.label[:-1]
+        and (label[-1] in RED) == (r.label[-1] in RED)
+        and any(facing(g, r) for g in group)
+        for group, label, _ in cards
+    )
 
 
 def _counted_with_unsure(

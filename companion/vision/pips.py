@@ -126,6 +126,8 @@ class Middle:
         self._picture_asked = False
         self._placed_count: Counted | None = None
         self._placed_asked = False
+        self._corners_found: _Found | None = None
+        self._corners_asked = False
 
     def counted(self) -> Counted | None:
         """The plain count of the card's pips (see :func:`count_pips`), or None."""
@@ -158,10 +160,8 @@ class Middle:
         :func:`_outline`), on its window's brightest white; None where neither is had."""
         if self._seen is not None:
             return self._seen
-        if self._window is None or self._lit is None:
-            return None
-        found = _outline(self._window[1], self._window[0].shape[0], self._geometry)
-        if found is None:
+        found = self._by_corners()
+        if found is None or self._lit is None:
             return None
         hsv, paper = self._lit
         # Only the card white in that outline, with all it encloses: a soft card's rim, dimmed by the
@@ -290,15 +290,21 @@ class Middle:
         between the corners: two corners of two cards in a row have a third card between them, whose
         picture this would measure as theirs.
         """
-        if self._window is None or self._lit is None:
+        found = self._by_corners()
+        if found is None or self._lit is None:
             return None
-        card, glyphs, _ = self._window
-        g = self._geometry
         hsv, paper = self._lit
-        found = _outline(glyphs, card.shape[0], g)
-        if found is None:
-            return None
-        return _largest_share(hsv, paper, found, g)
+        return _largest_share(hsv, paper, found, self._geometry)
+
+    def _by_corners(self) -> _Found | None:
+        """The card as its two read corners place it in the window (see :func:`_outline`), or None;
+        worked out once, as both :meth:`outlined` and :meth:`counted_by_corners` may ask it."""
+        if not self._corners_asked:
+            self._corners_asked = True
+            if self._window is not None:
+                card, glyphs, _ = self._window
+                self._corners_found = _outline(glyphs, card.shape[0], self._geometry)
+        return self._corners_found
 
     def _share(self) -> float | None:
         if self._window is None or self._seen is None:

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from companion.vision import index as idx
 from companion.vision.settings import PipGeometry, ReadingSettings
 
-__all__ = ["Reading", "beside", "card_middle", "lie", "opposite"]
+__all__ = ["Reading", "beside", "card_middle", "facing", "lie", "opposite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,12 @@ def opposite(a: Reading, b: Reading) -> bool:
         and side > -length
         and float(np.hypot(along, across)) < 16 * length
     )
+
+
+def facing(a: Reading, b: Reading) -> bool:
+    """Whether two readings lie as the two index corners of one card (see :func:`opposite`), seen from
+    either: a slant shortens one index's view, and the other's then says it better."""
+    return opposite(a, b) or opposite(b, a)
 
 
 def beside(r: Reading, named: Iterable[Reading]) -> bool:

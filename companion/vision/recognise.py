@@ -59,10 +59,9 @@ import numpy.typing as npt
 from companion.vision import cnn, pips
 from companion.vision import index as idx
 from companion.vision.arbitration import (
-    RED,
-    Card,
     agree,
     by_pips,
+    corner_of_named,
     counted,
     spades_by_the_pack,
     unsure_pairs,
@@ -85,7 +84,7 @@ from companion.vision.motion import (
     within,
 )
 from companion.vision.pips import Counted, Middle
-from companion.vision.reading import Reading, beside, card_middle, lie, opposite
+from companion.vision.reading import Reading, beside, card_middle, facing, lie, opposite
 from companion.vision.settings import (
     SHIPPED,
     PipSettings,
@@ -467,7 +466,7 @@ class Recogniser:
         """
         if a.label != b.label:
             return False
-        if opposite(a, b) or opposite(b, a):  # seen from either: a slant shortens one index's view
+        if facing(a, b):
             return True
         along, across, length, turn = lie(a, b)
         # Four-index decks also print an index upright in the top right corner: the same way up, level
@@ -771,7 +770,7 @@ class Recogniser:
             if not r.accepted(accepting) and r.not_index < accepting.unknown_below and id(r) not in in_cards:
                 # Unsure: say so, unless a confident reading of the same spot already names it, or
                 # it is the other corner of a card named by its rank.
-                if beside(r, named) or _other_corner(r, cards):
+                if beside(r, named) or corner_of_named(r, cards):
                     continue
 
                 sightings.append(
@@ -797,23 +796,6 @@ class Recogniser:
                     )
                 )
         return sightings
-
-
-def _other_corner(r: Reading, cards: Sequence[Card]) -> bool:
-    """Whether the unsure reading ``r`` lies as the opposite corner of a card named in ``cards`` whose
-    rank and colour it reads: that card's own other corner, no card of its own.
-
-    Why: blur leaves one corner of a black court read surely (its frame's mark named the spade: see
-    :func:`companion.vision.soft.by_marks_beside`) and the other an even chance between club and
-    spade; reported apart, the other corner stood as a second card, unread (the real deck's queen
-    and jack of spades alone on the table at a 3 pixel disc: one card named, one unread, every time).
-    """
-    return any(
-        label[:-1] == r.label[:-1]
-        and (label[-1] in RED) == (r.label[-1] in RED)
-        and any(opposite(g, r) or opposite(r, g) for g in group)
-        for group, label, _ in cards
-    )
 
 
 def _parts(boxes: Sequence[Box], reach: float, crop: Box) -> list[Box]:
