@@ -115,8 +115,9 @@ BENCHES = (
         "degrade",
         "bench_degrade.py",
         "A held-out real deal and generated scenes read at measured levels of defocus and motion blur, "
-        "under a hard shadow and tilted 15-45 degrees, the tilts also read with the table's plane: found, "
-        "named wrong and reported twice per level.",
+        "under a hard shadow and tilted 15-45 degrees, the tilts also levelled by their own cards (as "
+        "`crib detect` reads a photo) and read with the table's plane: found, named wrong and reported "
+        "twice per level.",
         ("--plane",),
         ("--quick", "--plane"),
         15.0,
