@@ -22,7 +22,7 @@ A camera straight above (or nearly: see :data:`FLAT`) needs no warp, and :func:`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -427,9 +427,37 @@ class _Rectangles:
 def _least_squares(
     p: F64, quads: list[F64], shifts: list[int], hold: float, weight: float, rounds: int = 60
 ) -> tuple[F64, float]:
-    """Levenberg-Marquardt on :func:`_residuals` (a few dozen unknowns: numeric derivatives do)."""
+    """Levenberg-Marquardt on :func:`_residuals` (a few dozen unknowns: numeric derivatives do).
+
+    An aspect at an end of its range that would go on past it is held there while the rest is
+    fitted: a step pushed back to the range would be no step downhill, and the fit stalled at the
+    first such, far from the best fit with that aspect."""
+    lo, hi = ASPECT_RANGE
+
+    def free(p: F64, grad: F64) -> npt.NDArray[np.bool_]:
+        out = np.ones(len(p), bool)
+        out[8] = not ((p[8] <= lo and grad[8] > 0) or (p[8] >= hi and grad[8] < 0))
+        return out
+
+    def kept(q: F64) -> F64 | None:
+        q[8] = min(max(q[8], lo), hi)
+        return q
+
+    return _damped(p, _Rectangles(quads, shifts, hold, weight), kept, free, rounds)
+
+
+def _damped(
+    p: F64,
+    residuals: Callable[[F64], F64],
+    kept: Callable[[F64], F64 | None],
+    free: Callable[[F64, F64], npt.NDArray[np.bool_]] | None = None,
+    rounds: int = 60,
+) -> tuple[F64, float]:
+    """Levenberg-Marquardt from ``p``: the unknowns making ``residuals`` least, and that least sum of
+    squares. ``residuals`` takes rows of unknowns at once (the derivatives are taken numerically, a
+    nudged copy each); ``kept`` takes a step's unknowns to those tried (None: not to be tried, a
+    larger damping is); ``free`` says which unknowns a step may change (by default all)."""
     lam = 1e-3
-    residuals = _Rectangles(quads, shifts, hold, weight)
     r = residuals(p[None, :])[0]
     cost = float(r @ r)
     for _ in range(rounds):
@@ -438,23 +466,21 @@ def _least_squares(
         jac = ((nudged - r) / steps[:, None]).T
         normal = jac.T @ jac
         grad = jac.T @ r
-        # An aspect at an end of its range that would go on past it is held there while the rest
-        # is fitted: a step pushed back to the range would be no step downhill, and the fit stalled
-        # at the first such, far from the best fit with that aspect.
-        free = np.ones(len(p), bool)
-        lo, hi = ASPECT_RANGE
-        free[8] = not ((p[8] <= lo and grad[8] > 0) or (p[8] >= hi and grad[8] < 0))
+        moving = np.ones(len(p), bool) if free is None else free(p, grad)
         improved = False
+        delta = np.zeros(len(p))
         while lam < 1e8:
             delta = np.zeros(len(p))
-            sub = normal[np.ix_(free, free)]
+            sub = normal[np.ix_(moving, moving)]
             try:
-                delta[free] = np.linalg.solve(sub + lam * np.diag(np.diag(sub) + 1e-12), -grad[free])
+                delta[moving] = np.linalg.solve(sub + lam * np.diag(np.diag(sub) + 1e-12), -grad[moving])
             except np.linalg.LinAlgError:
                 lam *= 10
                 continue
-            q = p + delta
-            q[8] = min(max(q[8], ASPECT_RANGE[0]), ASPECT_RANGE[1])
+            q = kept(p + delta)
+            if q is None:
+                lam *= 10
+                continue
             rq = residuals(q[None, :])[0]
             new = float(rq @ rq)
             if new < cost:
@@ -776,9 +802,10 @@ def index_plane(sightings: Sequence[Sighting], size: tuple[int, int]) -> TablePl
     an index of another size), and fits again.
     """
     indices = [
-        np.array(s.corners, np.float64) for s in sightings if s.card is not None and s.middle is not None
+        np.array(s.corners, np.float64)
+        for s in sightings
+        if s.card is not None and s.middle is not None and len(s.corners) == 4
     ]
-    indices = [quad for quad in indices if len(quad) == 4]
     if len(indices) < INDEX_LEAST:
         return None
     # A card read at one index is outlined by the index's patch, its second side along the index.
@@ -789,22 +816,26 @@ def index_plane(sightings: Sequence[Sighting], size: tuple[int, int]) -> TablePl
     # left out, each by the median's spread.
     logs = np.log(np.hypot(along[:, 0], along[:, 1]))
     logs -= np.median(logs)
-    kept = (np.abs(off) <= 3 * 1.4826 * np.median(np.abs(off))) & (
-        np.abs(logs) <= 3 * 1.4826 * np.median(np.abs(logs))
-    )
-    if int(kept.sum()) < INDEX_LEAST:
+    kept = _near(off) & _near(logs)
+    count = int(kept.sum())
+    if count < INDEX_LEAST:
         return None
     m, off = _index_fit(middles[kept], along[kept], size)
-    before = float(np.var(logs[kept]))
-    if int(kept.sum()) * math.log(before / max(float(np.var(off)), 1e-12)) <= INDEX_CHANCE:
+    if count * math.log(float(np.var(logs[kept])) / max(float(np.var(off)), 1e-12)) <= INDEX_CHANCE:
         return None
     ends = _apply(m, np.concatenate([middles[kept] - along[kept] / 2, middles[kept] + along[kept] / 2]))
-    half = int(kept.sum())
-    length = float(np.median(np.hypot(*(ends[half:] - ends[:half]).T)))
+    length = float(np.median(np.hypot(*(ends[count:] - ends[:count]).T)))
     # In card widths: an index is INDEX_SHARE of its card's width.
     m = np.diag([INDEX_SHARE / length, INDEX_SHARE / length, 1.0]) @ m
     frame_length = float(np.median(np.hypot(along[:, 0], along[:, 1])))
     return _viewed(m, frame_length / INDEX_SHARE, size, middles.mean(axis=0))
+
+
+def _near(values: F64) -> npt.NDArray[np.bool_]:
+    """Which ``values`` (about nought) lie within three standard deviations of it, the deviation
+    taken as the median's (1.4826 times the median distance): robust to the few far off."""
+    out: npt.NDArray[np.bool_] = np.abs(values) <= 3 * 1.4826 * np.median(np.abs(values))
+    return out
 
 
 def _index_fit(middles: F64, along: F64, size: tuple[int, int]) -> tuple[F64, F64]:
@@ -839,39 +870,21 @@ def _index_fit(middles: F64, along: F64, size: tuple[int, int]) -> tuple[F64, F6
         m: F64 = lens @ turn @ np.linalg.inv(lens)
         return m
 
-    def off(p: F64) -> F64:
-        seen = _apply(turned(p), ends)
-        logs = np.log(np.maximum(np.hypot(*(seen[n:] - seen[:n]).T), 1e-12))
-        return np.concatenate([logs - logs.mean(), INDEX_HOLD * p])
+    def off(ps: F64) -> F64:
+        rows = []
+        for p in ps:
+            seen = _apply(turned(p), ends)
+            logs = np.log(np.maximum(np.hypot(*(seen[n:] - seen[:n]).T), 1e-12))
+            rows.append(np.concatenate([logs - logs.mean(), INDEX_HOLD * p]))
+        return np.array(rows)
 
-    def in_front(p: F64) -> bool:
+    def in_front(q: F64) -> F64 | None:
         # Past the horizon the view turns inside out: every index must lie before it.
-        return bool((np.c_[middles, np.ones(n)] @ turned(p)[2] > 0).all())
+        return q if bool((np.c_[middles, np.ones(n)] @ turned(q)[2] > 0).all()) else None
 
-    p = np.zeros(3)
-    r = off(p)
-    cost, lam = float(r @ r), 1e-3
-    step = 1e-7
-    for _ in range(100):
-        jac = np.stack([(off(p + nudge) - r) / step for nudge in np.eye(3) * step], axis=1)
-        normal, grad = jac.T @ jac, jac.T @ r
-        improved, delta = False, np.zeros(3)
-        while lam < 1e8:
-            delta[:] = np.linalg.solve(normal + lam * np.diag(np.diag(normal) + 1e-12), -grad)
-            q = p + delta
-            if not in_front(q):
-                lam *= 10
-                continue
-            rq = off(q)
-            if float(rq @ rq) < cost:
-                p, r, cost, improved = q, rq, float(rq @ rq), True
-                lam = max(lam / 10, 1e-9)
-                break
-            lam *= 10
-        if not improved or float(np.abs(delta).max()) < 1e-10:
-            break
+    p, _ = _damped(np.zeros(3), off, in_front, rounds=100)
     m = turned(p)
-    return m / m[2, 2], r[:n]
+    return m / m[2, 2], off(p[None, :])[0][:n]
 
 
 class Levelled:
