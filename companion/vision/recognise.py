@@ -436,21 +436,31 @@ class Recogniser:
             return found
         return [replace(r, cand=_shifted(r.cand, x0 / scale, y0 / scale)) for r in found]
 
-    @staticmethod
-    def _suppress(readings: list[Reading]) -> list[Reading]:
-        """One reading per index: the most confident among those that overlap it."""
+    def _suppress(self, readings: list[Reading]) -> list[Reading]:
+        """One reading per index: the most confident among those that overlap it, by where they lie
+        along and across it and which way they are turned (see ReadingSettings.same_index_reach,
+        same_index_across and same_index_turn)."""
+        reading = self.settings.reading
+        parallel = math.cos(math.radians(reading.same_index_turn))
         kept: list[Reading] = []
-        # The centres and lengths of those kept, as arrays: each reading is weighed against all at once.
+        # The centres, lengths and directions of those kept, as arrays: each reading is weighed against
+        # all kept at once, in the kept one's own frame.
         centres = np.zeros((len(readings), 2))
         lengths = np.zeros(len(readings))
+        downs = np.zeros((len(readings), 2))
         for rd in sorted(readings, key=lambda r: (r.not_index > 0.5, -r.confidence)):
-            c = rd.centre
             n = len(kept)
-            off = c - centres[:n]
-            near = np.hypot(off[:, 0], off[:, 1]) < 0.9 * np.maximum(lengths[:n], rd.cand.length)
-            if near.any():
+            off = rd.centre - centres[:n]
+            reach = reading.same_index_reach * np.maximum(lengths[:n], rd.cand.length)
+            along = (off[:, 0] * downs[:n, 0] + off[:, 1] * downs[:n, 1]) / reach
+            across = (off[:, 0] * downs[:n, 1] - off[:, 1] * downs[:n, 0]) / reach
+            # Across, an index turned the kept one's way (or half round from it) reaches only so far;
+            # one turned aslant of it, as far as along.
+            side_by_side = np.abs(downs[:n] @ rd.down) >= parallel
+            across[side_by_side] *= reading.same_index_reach / reading.same_index_across
+            if (along * along + across * across < 1.0).any():
                 continue
-            centres[n], lengths[n] = c, rd.cand.length
+            centres[n], lengths[n], downs[n] = rd.centre, rd.cand.length, rd.down
             kept.append(rd)
         return kept
 

@@ -73,6 +73,30 @@ class ReadingSettings:
     over 225) found 1-2 % fewer under a light shadow: card white is often under 225, and the print
     ran into what lies near it. At 0.25 nothing changes where the mean is 72 or more."""
 
+    same_index_reach: float = 0.9
+    """Two readings (of two scales, or two pairings of one glyph) are of one index, and only the surer
+    is kept, when their centres lie within this many index lengths of each other along the index."""
+    same_index_across: float = 0.5
+    """... and within this many index lengths across it, where the two are turned alike (see
+    ``same_index_turn``). Why not as far across as along: in a fanned hand the indices stand side by
+    side, three quarters of an index length apart (the tuning deal's five and queen of spades, 21
+    pixels apart at 28 pixels long), and a circle of 0.9 lengths took the queen for an echo of the
+    five and dropped her. An index's glyphs are about half an index length wide, so two indices
+    nearer than that across would overlap. On the tuning deal photos (1-3) read as taken and levelled
+    at 15/30/45 degrees, 133/384/374/355 of 138/414/414/414 cards were found and became
+    134/386/375/356, none more wrong, none twice; blurred, smeared 6-12 pixels and shaded, a card more
+    at most levels, none more wrong; fans of the real crops on the rendered table (40, 280 cards) 218
+    -> 230 found, none wrong. The tuning tables (seeds 40-63), whose cards lie apart, read the same."""
+    same_index_turn: float = 15.0
+    """Two readings turned more than this many degrees apart are weighed as one index as far across
+    as along (``same_index_reach``). Why: the cards of a fan lie turned alike, so their indices do;
+    a reading that pairs one index's rank with the next one's suit mark lies between the two and
+    turned aslant of both (a tuning deal out of focus: the glyphs of a 5 and a K run into one mark,
+    paired with the K's spade and read as a ten of spades at 0.88, 25 degrees off the five beside it).
+    On the tuning deals' indices, plain, out of focus at 1, 2 and 3 pixels and shaded, 738 of 780
+    were found with 2 misread; side by side at half a length whatever their turn, 743 with 3; with
+    this, 743 with 2 (10 degrees: the same)."""
+
     def needed(self, freed: bool) -> float:
         """The confidence an index must be read at to name its card (``freed``: see
         ``freed_accept``)."""

@@ -10,7 +10,8 @@ and the namer taught nine passes, every frame read at half scale as well (197 of
 the namer taught six passes, 199 before the flat threes, 193 before that second reading). The namer at
 the finder's 32x24 before: 48/50, 49/54, 47/52, 51/56 (195) with none misread; the perceptron alone:
 48/50, 51/54, 44/52, 47/56 (190) with 1. Each deal keeps a floor a little under its own figure, so a
-real loss fails.
+real loss fails. Deal 3 then gained two indices (50/52) when two readings side by side across an
+index were no longer taken for one (ReadingSettings.same_index_across); the others were unchanged.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .tables import deal as labelled_deal
 from .tables import deal_score, shadowed, shaken
 
 #: Recall each deal must keep (a little under what was measured; see the module docstring).
-FLOOR = {1: 0.94, 2: 0.94, 3: 0.9, 4: 0.86}
+FLOOR = {1: 0.94, 2: 0.94, 3: 0.94, 4: 0.86}
 #: Named indices that sit on a labelled index of another card: misreads. At most this share.
 MISREAD_CEILING = 0.05
 

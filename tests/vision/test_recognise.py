@@ -155,6 +155,20 @@ def test_two_copies_read_equally_surely_are_both_named(recogniser: Recogniser) -
     assert named[0].confidence == named[1].confidence
 
 
+@pytest.mark.parametrize(("width", "step"), [(130, 0.16), (130, 0.17)])
+def test_a_fanned_hand_whose_indices_stand_side_by_side_has_every_card_read(
+    recogniser: Recogniser, width: int, step: float
+) -> None:
+    """A hand fanned on the table shows each card's index beside the next one's, under an index length
+    apart (an index is about a fifth of a card wide, the step here a sixth): two indices, not two
+    readings of one."""
+    names = ["5s", "Qs", "9h", "Kd", "3c", "7h", "Jc", "10d"]
+    places = [Placement(350 + i * step * width, 360, 15, width) for i in range(len(names))]
+    frame = compose(wood(1280, 720, seed=5), [crop(n) for n in names], places)
+    named = [s.label for s in recogniser.detect(frame) if s.card is not None]
+    assert sorted(named) == sorted(names)
+
+
 def test_one_of_each_names_a_card_only_where_it_reads_surest() -> None:
     def seen(label: str, confidence: float, x: float) -> Sighting:
         return Sighting(seen_from_text(label), confidence, ((x, 10.0), (x + 20, 40.0)))
