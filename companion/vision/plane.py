@@ -297,24 +297,32 @@ class TopDown:
             self._view = self._view.copy()
             self._patch(frame, self._view, change.boxes, self._fill)
         seen = self.recogniser.detect(self._view)
-        self._seen = [self._in_frame(s, size) for s in seen]
+        self._seen = self._in_frame(seen, size)
         self._motion.settle(frame, small)
         self._stood = 0
         return list(self._seen)
 
-    def _in_frame(self, s: Sighting, size: tuple[int, int]) -> Sighting:
-        """``s``, read in the view from above, in the pixels of a frame of ``size``; a card named by one
-        index where the table is seen more steeply than :data:`STEEPEST_ONE_CORNER`, unread."""
-        middle = None if s.middle is None else self.plane.to_frame([s.middle], size)[0]
-        corners = self.plane.to_frame(s.corners, size)
-        s = replace(s, corners=corners, middle=middle)
-        if (
-            s.card is not None
-            and middle is not None
-            and self.plane.slant_at(s.center, size) > STEEPEST_ONE_CORNER
-        ):
-            return replace(s, seen=UNKNOWN, confidence=round(1.0 - s.confidence, 3))
-        return s
+    def _in_frame(self, seen: Sequence[Sighting], size: tuple[int, int]) -> list[Sighting]:
+        """``seen``, read in the view from above, in the pixels of a frame of ``size``; a card named by
+        one index where the table is seen more steeply than :data:`STEEPEST_ONE_CORNER`, unread.
+
+        All their points are mapped at once: one by one, the homography was inverted for each of a
+        dozen cards, every frame a card is laid."""
+        points = [p for s in seen for p in s.corners] + [s.middle for s in seen if s.middle is not None]
+        mapped = iter(self.plane.to_frame(points, size) if points else ())
+        corners = [tuple(next(mapped) for _ in s.corners) for s in seen]
+        out = []
+        for s, around in zip(seen, corners, strict=True):
+            middle = None if s.middle is None else next(mapped)
+            s = replace(s, corners=around, middle=middle)
+            if (
+                s.card is not None
+                and middle is not None
+                and self.plane.slant_at(s.center, size) > STEEPEST_ONE_CORNER
+            ):
+                s = replace(s, seen=UNKNOWN, confidence=round(1.0 - s.confidence, 3))
+            out.append(s)
+        return out
 
     def _patch(
         self,
