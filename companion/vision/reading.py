@@ -41,15 +41,13 @@ class Reading:
 
     @property
     def down(self) -> npt.NDArray[np.float64]:
-        r = np.array(self.cand.rank)
-        s = np.array(self.cand.suit)
-        d: npt.NDArray[np.float64] = (s - r) / max(self.cand.length, 1e-6)
-        return d
+        """The unit vector from rank to suit (see :func:`_placed`)."""
+        return np.array(_placed(self)[1])
 
     @property
     def centre(self) -> npt.NDArray[np.float64]:
-        c: npt.NDArray[np.float64] = (np.array(self.cand.rank) + np.array(self.cand.suit)) / 2
-        return c
+        """The middle between rank and suit (see :func:`_placed`)."""
+        return np.array(_placed(self)[0])
 
 
 def card_middle(r: Reading, g: PipGeometry) -> tuple[float, float]:
@@ -113,8 +111,8 @@ def lie(a: Reading, b: Reading) -> tuple[float, float, float, float]:
 
 
 def _placed(r: Reading) -> tuple[tuple[float, float], tuple[float, float]]:
-    """``r``'s centre and its unit vector from rank to suit (:attr:`Reading.centre`,
-    :attr:`Reading.down`) as plain numbers. Why: the corners of a table's readings are weighed two by
+    """``r``'s centre and its unit vector from rank to suit as plain numbers (:attr:`Reading.centre`
+    and :attr:`Reading.down` give them as arrays). Why: the corners of a table's readings are weighed two by
     two, some hundreds of pairs a frame, and arrays that small cost more to make than to use."""
     (rx, ry), (sx, sy) = r.cand.rank, r.cand.suit
     length = max(r.cand.length, 1e-6)

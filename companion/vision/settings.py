@@ -88,14 +88,14 @@ class ReadingSettings:
     at most levels, none more wrong; fans of the real crops on the rendered table (40, 280 cards) 218
     -> 230 found, none wrong. The tuning tables (seeds 40-63), whose cards lie apart, read the same."""
     same_index_turn: float = 15.0
-    """Two readings turned more than this many degrees apart are weighed as one index as far across
-    as along (``same_index_reach``). Why: the cards of a fan lie turned alike, so their indices do;
-    a reading that pairs one index's rank with the next one's suit mark lies between the two and
-    turned aslant of both (a tuning deal out of focus: the glyphs of a 5 and a K run into one mark,
-    paired with the K's spade and read as a ten of spades at 0.88, 25 degrees off the five beside it).
-    On the tuning deals' indices, plain, out of focus at 1, 2 and 3 pixels and shaded, 738 of 780
-    were found with 2 misread; side by side at half a length whatever their turn, 743 with 3; with
-    this, 743 with 2 (10 degrees: the same)."""
+    """Two readings turned more than this many degrees apart (and not half round, which lies as
+    alike) are weighed as one index as far across as along (``same_index_reach``). Why: the cards
+    of a fan lie turned alike, so their indices do; a reading that pairs one index's rank with the
+    next one's suit mark lies between the two and turned aslant of both (a tuning deal out of focus:
+    the glyphs of a 5 and a K run into one mark, paired with the K's spade and read as a ten of
+    spades at 0.88, 25 degrees off the five beside it). On the tuning deals' indices, plain, out of
+    focus at 1, 2 and 3 pixels and shaded, 738 of 780 were found with 2 misread; side by side at
+    half a length whatever their turn, 743 with 3; with this, 743 with 2 (10 degrees: the same)."""
 
     def needed(self, freed: bool) -> float:
         """The confidence an index must be read at to name its card (``freed``: see
